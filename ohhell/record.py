@@ -1,0 +1,432 @@
+"""The ``ohhell/1`` game record: read, write and replay (see ``docs/record-format.md``).
+
+A record says which rules were played, what was dealt, and every bid and card
+(or, for a hand played with real cards, only the bids and tricks). Like a PGN
+file it keeps only what happened; a position is rebuilt by replaying it.
+
+>>> import random
+>>> from ohhell.game import Game
+>>> from ohhell.rules import preset
+>>> state = play_random_game(preset("classic", players=3), seed=1)
+>>> record = record_from_state(state)
+>>> replay(record)["complete"], record_from_state(state_from_record(record)) == record
+(True, True)
+>>> replay({"format": "ohhell/1", "rules": {"preset": "classic", "players": 4}, "first_dealer": 9, "hands": []})
+Traceback (most recent call last):
+...
+ohhell.errors.RecordError: the first dealer must be a seat from 0 to 3, not 9
+
+Joker notation (presets ``jokers`` and ``ne-blackout``): ``X1`` is the red
+joker and ``X2`` the black joker. Under high-low jokers the first joker played
+in a hand carries its declaration in ``plays``: ``X1+`` (high: it wins the
+trick) or ``X1-`` (low: it loses).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ohhell.actions import Bid, Deal, Declare, Draw, Play, ReportTricks, Scoresheet, make_bid, make_play
+from ohhell.cards import RED_JOKER, Card, card_name, parse_card, parse_suit, suit_letter
+from ohhell.errors import IllegalActionError, InvalidCardError, RecordError, RulesError
+from ohhell.game import Game, HandResult, Phase, State
+from ohhell.i18n import _
+from ohhell.rules import Rules
+
+FORMAT: Final = "ohhell/1"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def state_from_record(data: Any) -> State:
+    """Replay a record into a :class:`~ohhell.game.State`; raise :class:`RecordError` if it
+    breaks the format or a rule."""
+    return _Replayer(data).run()
+
+
+def replay(data: Any) -> dict[str, Any]:
+    """The result object of ``ohhell replay --json`` for a record (raises :class:`RecordError`)."""
+    state = state_from_record(data)
+    return replay_result(state, started=len(data["hands"]))
+
+
+def replay_result(state: State, started: int | None = None) -> dict[str, Any]:
+    """The ``replay`` result of a state: every hand started, totals and winners.
+
+    ``started`` is the number of hands the record lists (a hand that has been
+    dealt counts; by default, the hand in progress counts once it is dealt).
+    """
+    hands = [_finished_json(result) for result in state.finished_hands]
+    if started is None:
+        started = len(hands) + (1 if state.phase not in (Phase.SHUFFLE, Phase.CUT, Phase.CUT_FOR_DEAL,
+                                                         Phase.GAME_OVER) else 0)
+    if started > len(hands) and not state.is_terminal():
+        hands.append({
+            "dealer": state.dealer, "size": state.hand_size, "trump": _trump_letter(state.trump),
+            "bids": list(state.bids), "tricks": list(state.tricks_won), "scores": None,
+        })
+    return {"complete": state.is_terminal(), "hands": hands, "totals": list(state.totals),
+            "winners": state.winners()}
+
+
+def _trump_letter(suit: int | None) -> str | None:
+    return suit_letter(suit) if suit is not None else None
+
+
+def _finished_json(result: HandResult) -> dict[str, Any]:
+    return {"dealer": result.dealer, "size": result.size, "trump": _trump_letter(result.trump),
+            "bids": list(result.bids), "tricks": list(result.tricks), "scores": list(result.scores)}
+
+
+class _Replayer:
+    """Replays a record hand by hand, turning every problem into a :class:`RecordError`."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def fail(self, kind: str, message: str, hand: int | None = None, index: int | None = None) -> RecordError:
+        return RecordError(kind, message, hand, index)
+
+    def run(self) -> State:
+        data = self.data
+        if not isinstance(data, Mapping):
+            raise self.fail("bad-format", _("a record must be a JSON object"))
+        if data.get("format") != FORMAT:
+            raise self.fail("bad-format", _("the format must be %(expected)r, not %(found)r")
+                            % {"expected": FORMAT, "found": data.get("format")})
+        if "rules" not in data:
+            raise self.fail("bad-format", _("the record has no rules"))
+        try:
+            rules = Rules.from_json(data["rules"])
+        except RulesError as error:
+            raise self.fail("bad-format", _("bad rules: %(error)s") % {"error": error}) from error
+        except TypeError as error:
+            raise self.fail("bad-format", _("bad rules: %(error)s") % {"error": error}) from error
+        n = rules.players
+        names = data.get("names")
+        if names is not None and (not isinstance(names, list) or len(names) != n
+                                  or not all(isinstance(name, str) for name in names)):
+            raise self.fail("bad-format", _("names must be a list of %(n)d texts, one per seat") % {"n": n})
+        hands = data.get("hands")
+        if not isinstance(hands, list):
+            raise self.fail("bad-format", _("the record must have a list of hands"))
+        if "first_dealer" not in data or not _is_int(data["first_dealer"]):
+            raise self.fail("bad-format", _("the record must give the first dealer's seat as a number"))
+        first_dealer = data["first_dealer"]
+        if not 0 <= first_dealer < n:
+            raise self.fail("bad-dealer", _("the first dealer must be a seat from 0 to %(last)d, not %(seat)d")
+                            % {"last": n - 1, "seat": first_dealer})
+        state = self._cut(Game(rules), data.get("cut"), first_dealer)
+        for index, hand in enumerate(hands):
+            self._hand(state, index, hand)
+        return state
+
+    def _cut(self, game: Game, cut: Any, first_dealer: int) -> State:
+        if cut is None:
+            return game.new_initial_state(first_dealer)
+        state = game.new_initial_state()
+        if not isinstance(cut, list):
+            raise self.fail("bad-format", _("the cut must be a list of [seat, card] draws"))
+        try:
+            for draw in cut:
+                if not (isinstance(draw, list) and len(draw) == 2 and _is_int(draw[0])):
+                    raise self.fail("bad-format", _("the cut must be a list of [seat, card] draws"))
+                state.apply(Draw(draw[0], parse_card(draw[1])))
+        except (IllegalActionError, InvalidCardError) as error:
+            raise self.fail("bad-dealer", _("the cut for the first deal is wrong: %(error)s")
+                            % {"error": error}) from error
+        if state.first_dealer != first_dealer:
+            raise self.fail("bad-dealer", _("the cut makes seat %(cut)s the first dealer, not seat %(seat)d")
+                            % {"cut": state.first_dealer, "seat": first_dealer})
+        return state
+
+    def _hand(self, state: State, h: int, hand: Any) -> None:
+        if not isinstance(hand, Mapping):
+            raise self.fail("bad-format", _("each hand must be an object"), h)
+        if state.is_terminal():
+            raise self.fail("bad-format", _("the game was over before hand %(hand)d") % {"hand": h}, h)
+        if state.phase != Phase.SHUFFLE:
+            raise self.fail("bad-format", _("hand %(previous)d is not finished, yet hand %(hand)d follows it")
+                            % {"previous": h - 1, "hand": h}, h)
+        if "dealer" in hand and hand["dealer"] != state.dealer:
+            raise self.fail("bad-dealer", _("the dealer of hand %(hand)d is seat %(seat)d, not %(given)r")
+                            % {"hand": h, "seat": state.dealer, "given": hand["dealer"]}, h)
+        if "size" in hand and (not _is_int(hand["size"]) or hand["size"] != state.hand_size):
+            raise self.fail("bad-size", _("hand %(hand)d has %(size)d cards each, not %(given)r")
+                            % {"hand": h, "size": state.hand_size, "given": hand["size"]}, h)
+        if "deal" in hand:
+            self._deal(state, h, hand)
+        else:
+            if hand.get("plays"):
+                raise self.fail("bad-format", _("a hand with plays must give its deal"), h)
+            self._scoresheet(state, h, hand)
+        bids = hand.get("bids", [])
+        if not isinstance(bids, list):
+            raise self.fail("bad-format", _("bids must be a list"), h)
+        self._bids(state, h, bids)
+        if "deal" in hand:
+            plays = hand.get("plays", [])
+            if not isinstance(plays, list):
+                raise self.fail("bad-format", _("plays must be a list"), h)
+            self._plays(state, h, plays)
+        elif "tricks" in hand and hand["tricks"] is not None:
+            tricks = hand["tricks"]
+            if not state.bidding_complete:
+                raise self.fail("bad-tricks", _("tricks are given before every player has bid"), h)
+            if not isinstance(tricks, list):
+                raise self.fail("bad-tricks", _("tricks must be a list, one number per seat"), h)
+            try:
+                state.apply(ReportTricks(tuple(tricks)))
+            except IllegalActionError as error:
+                raise self.fail("bad-tricks", str(error), h) from error
+
+    def _card(self, text: Any, h: int, index: int | None = None) -> Card:
+        try:
+            return parse_card(text)
+        except InvalidCardError as error:
+            raise self.fail("bad-card", str(error), h, index) from error
+
+    def _deal(self, state: State, h: int, hand: Mapping[str, Any]) -> None:
+        deal = hand["deal"]
+        if not isinstance(deal, list) or not all(isinstance(cards, list) for cards in deal):
+            raise self.fail("bad-deal", _("the deal must be a list of card lists, one per seat"), h)
+        cards = tuple(tuple(self._card(text, h) for text in seat_cards) for seat_cards in deal)
+        trump = hand.get("trump")
+        turn_up = self._card(trump, h) if trump is not None else None
+        try:
+            state.apply(Deal(cards, turn_up))
+        except IllegalActionError as error:
+            kind = error.rule if error.rule in ("bad-deal", "bad-trump", "bad-card") else "bad-deal"
+            raise self.fail(kind, str(error), h) from error
+
+    def _scoresheet(self, state: State, h: int, hand: Mapping[str, Any]) -> None:
+        trump = hand.get("trump")
+        action = Scoresheet()
+        if trump is not None:
+            if not isinstance(trump, str):
+                raise self.fail("bad-trump", _("trump must be a card, a suit letter or null"), h)
+            if len(trump.strip()) == 1:
+                try:
+                    action = Scoresheet(trump=parse_suit(trump))
+                except InvalidCardError as error:
+                    raise self.fail("bad-trump", str(error), h) from error
+            else:
+                action = Scoresheet(turn_up=self._card(trump, h))
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            kind = "bad-card" if error.rule == "bad-card" else "bad-trump"
+            raise self.fail(kind, str(error), h) from error
+
+    def _bids(self, state: State, h: int, bids: list[Any]) -> None:
+        n = state.num_players
+        simultaneous = state.rules.bidding == "simultaneous"
+        seats = list(range(n)) if simultaneous else [(state.dealer + 1 + i) % n for i in range(n)]
+        if len(bids) > n:
+            raise self.fail("illegal-bid", _("there are %(n)d players, but %(count)d bids")
+                            % {"n": n, "count": len(bids)}, h, n)
+        for index, bid in enumerate(bids):
+            seat = seats[index]
+            bidder = seat in state.bid_order
+            if bid is None:
+                if bidder and not simultaneous:
+                    raise self.fail("illegal-bid", _("seat %(seat)d must bid") % {"seat": seat}, h, index)
+                continue
+            if not _is_int(bid):
+                raise self.fail("bad-format", _("a bid must be a whole number, not %(bid)r") % {"bid": bid},
+                                h, index)
+            if not bidder:
+                raise self.fail("illegal-bid", _("seat %(seat)d does not bid this hand (total %(total)d)")
+                                % {"seat": seat, "total": state.totals[seat]}, h, index)
+            try:
+                state.apply(make_bid(seat, bid))
+            except IllegalActionError as error:
+                raise self.fail("illegal-bid", str(error), h, index) from error
+
+    def _plays(self, state: State, h: int, plays: list[Any]) -> None:
+        for index, text in enumerate(plays):
+            if state.phase not in (Phase.PLAYING,):
+                if state.phase == Phase.BIDDING:
+                    raise self.fail("illegal-play", _("a card was played before every player had bid"), h, index)
+                raise self.fail("illegal-play", _("hand %(hand)d is over: it has no play %(index)d")
+                                % {"hand": h, "index": index}, h, index)
+            declaration: bool | None = None
+            if isinstance(text, str) and text.strip()[-1:] in ("+", "-") and len(text.strip()) > 1:
+                declaration = text.strip()[-1] == "+"
+                text = text.strip()[:-1]
+            card = self._card(text, h, index)
+            if not state.rules.deck_mask >> card & 1:
+                raise self.fail("bad-card", _("%(card)s is not a card of this deck") % {"card": card_name(card)},
+                                h, index)
+            if declaration is not None and card < RED_JOKER:
+                raise self.fail("bad-card", _("only a joker is declared high (+) or low (-), not %(card)s")
+                                % {"card": card_name(card)}, h, index)
+            seat = state.turn
+            assert seat is not None
+            try:
+                state.apply(make_play(seat, card))
+            except IllegalActionError as error:
+                raise self.fail("illegal-play", str(error), h, index) from error
+            if state.phase is Phase.DECLARING:  # type: ignore[comparison-overlap]
+                if declaration is None:
+                    state.undo()
+                    raise self.fail("illegal-play", _("the first joker of a hand must be declared high (%(card)s+) "
+                                                      "or low (%(card)s-)") % {"card": card_name(card)}, h, index)
+                state.apply(Declare(seat, declaration))
+            elif declaration is not None and card >= RED_JOKER:
+                automatic = not state.joker_high if state.joker_high is not None else None
+                if automatic is None or declaration != automatic:
+                    raise self.fail("illegal-play", _("this joker is not declared: it is automatically the "
+                                                      "opposite of the first"), h, index)
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def record_from_state(state: State, names: Sequence[str] | None = None, derived: bool = False) -> dict[str, Any]:
+    """The ``ohhell/1`` record of a game so far (``derived`` adds tricks, scores, totals
+    and winners, which readers ignore or check)."""
+    record: dict[str, Any] = {"format": FORMAT, "rules": state.rules.to_json()}
+    if names:
+        record["names"] = list(names)
+    if state.first_dealer is None:
+        raise RecordError("bad-format", _("the first dealer has not been chosen yet"))
+    record["first_dealer"] = state.first_dealer
+    if state.draws:
+        record["cut"] = [[seat, card_name(card)] for seat, card in state.draws]
+    hands = [_hand_json(result, state, derived) for result in state.finished_hands]
+    if state.phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS):
+        hands.append(_current_hand_json(state))
+    record["hands"] = hands
+    if derived:
+        record["totals"] = list(state.totals)
+        record["winners"] = state.winners()
+    return record
+
+
+def _bids_json(bids: Sequence[int | None], bid_order_start: int, n: int, simultaneous: bool,
+               complete: bool, bidders: Sequence[int] = ()) -> list[int | None]:
+    if simultaneous:
+        out = list(bids)
+        while out and out[-1] is None and not complete:
+            out.pop()
+        return out
+    ordered = [bids[(bid_order_start + i) % n] for i in range(n)]
+    if not complete:
+        # In-turn bids stop at the first seat still to bid.
+        cut = len(ordered)
+        for i, bid in enumerate(ordered):
+            if bid is None and (bid_order_start + i) % n in bidders:
+                cut = i
+                break
+        ordered = ordered[:cut]
+    return ordered
+
+
+def _plays_json(plays: Sequence[Card], joker_high: bool | None) -> list[str]:
+    out = []
+    declared = False
+    for card in plays:
+        name = card_name(card)
+        if card >= RED_JOKER and joker_high is not None and not declared:
+            name += "+" if joker_high else "-"
+            declared = True
+        out.append(name)
+    return out
+
+
+def _trump_json(turn_up: Card | None, trump: int | None, scoresheet: bool) -> str | None:
+    if turn_up is not None:
+        return card_name(turn_up)
+    if scoresheet and trump is not None:
+        return suit_letter(trump)
+    return None
+
+
+def _hand_json(result: HandResult, state: State, derived: bool) -> dict[str, Any]:
+    n = state.num_players
+    simultaneous = state.rules.bidding == "simultaneous"
+    out: dict[str, Any] = {"dealer": result.dealer, "size": result.size}
+    if result.deal is not None:
+        out["deal"] = [[card_name(card) for card in cards] for cards in result.deal]
+    scoresheet = result.plays is None
+    out["trump"] = _trump_json(result.turn_up, result.trump, scoresheet and _plan_turns_up(state, result.index))
+    out["bids"] = _bids_json(result.bids, result.dealer + 1, n, simultaneous, True)
+    if scoresheet:
+        out["tricks"] = list(result.tricks)
+    else:
+        out["plays"] = _plays_json(result.plays or (), result.joker_high)
+        if derived:
+            out["tricks"] = list(result.tricks)
+    if derived:
+        out["scores"] = list(result.scores)
+    return out
+
+
+def _plan_turns_up(state: State, index: int) -> bool:
+    plan = state.rules.hand_plan(index)
+    return plan is not None and plan.trump.startswith("turn-up")
+
+
+def _current_hand_json(state: State) -> dict[str, Any]:
+    n = state.num_players
+    simultaneous = state.rules.bidding == "simultaneous"
+    out: dict[str, Any] = {"dealer": state.dealer, "size": state.hand_size}
+    if state.deal is not None:
+        out["deal"] = [[card_name(card) for card in cards] for cards in state.deal]
+    out["trump"] = _trump_json(state.turn_up, state.trump, state.scoresheet and _plan_turns_up(state, state.hand_index))
+    out["bids"] = _bids_json(state.bids, state.dealer + 1, n, simultaneous, state.bidding_complete,
+                             state.bid_order)
+    if not state.scoresheet:
+        out["plays"] = _plays_json(state.plays, state.joker_high)
+    return out
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def load_record(text: str) -> Any:
+    """Parse the JSON text of a record (a :class:`RecordError` ``bad-format`` if it is not JSON)."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise RecordError("bad-format", _("the record is not valid JSON: %(error)s") % {"error": error}) from error
+
+
+def dump_record(record: Mapping[str, Any]) -> str:
+    """The JSON text of a record: one hand per line block, cards as short strings."""
+    return json.dumps(record, ensure_ascii=False, indent=1)
+
+
+def play_random_game(rules: Rules, seed: int | None = None, bid_changes: bool = False) -> State:
+    """A whole game with uniformly random legal actions (deterministic from ``seed``).
+
+    With ``bid_changes`` false (the default) players never change a bid.
+    """
+    rng = random.Random(seed)
+    state = Game(rules).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        if state.turn is None:  # simultaneous bidding: every seat bids in turn of seat number
+            seat = state.actors()[0]
+            legal = state.legal_actions(seat)
+        else:
+            legal = state.legal_actions(None if bid_changes else state.turn)
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+__all__ = [
+    "FORMAT", "Bid", "Play", "dump_record", "load_record", "play_random_game", "record_from_state",
+    "replay", "replay_result", "state_from_record",
+]

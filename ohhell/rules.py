@@ -1,0 +1,584 @@
+"""The rules of a game as one frozen value: every knob of RULES.md, and the presets.
+
+A :class:`Rules` value says everything that differs between Oh Hell variants:
+the deck, the schedule of hand sizes, how trump is chosen, how bids are made,
+how cards are played and how hands are scored. Every knob defaults to the
+``classic`` profile (RULES.md section 1). Presets are named bundles of knobs:
+
+>>> rules = preset("classic", players=4)
+>>> [plan.size for plan in rules.hand_plans()][:4], rules.schedule_length()
+([10, 9, 8, 7], 19)
+>>> preset("la-podrida", players=5).must_trump
+True
+>>> Rules(players=7, max_size=10)
+Traceback (most recent call last):
+...
+ohhell.errors.RulesError: max_size: hands of 10 cards for 7 players need 70 cards, but the deck has 52
+
+A combination that cannot be played is refused with a :class:`~ohhell.errors.RulesError`
+that names the knob to change. Records store rules as a preset name, the
+number of players and the knobs that differ from the preset (:meth:`Rules.to_json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Final, Literal, get_args
+
+from ohhell.cards import (
+    JOKERS_MASK,
+    SEVEN,
+    TWO,
+    TWOS_MASK,
+    CardMask,
+    standard_deck_mask,
+)
+from ohhell.errors import RulesError
+from ohhell.i18n import N_
+
+DeckKind = Literal["52", "32", "54"]
+ScheduleKind = Literal["down-up", "up", "down", "up-down", "constant", "explicit"]
+MaxSize = Literal["classic", "river", "deck"]
+TurningPoint = Literal["once", "twice"]
+TrumpKind = Literal["turn-up", "turn-up-low-none", "rotation", "fixed", "none"]
+BiddingKind = Literal["in-turn", "simultaneous"]
+FirstLead = Literal["left-of-dealer", "dealer"]
+ScoringKind = Literal[
+    "exact", "trick-plus-bonus", "german-bridge", "7-truf", "boerenbridge", "triangular-penalty"
+]
+ZeroBid = Literal["standard", "5", "5-plus-size"]
+JokerRules = Literal["own-suit", "high-low"]
+
+HAND_TRUMPS: Final = ("turn-up", "turn-up-low-none", "none", "S", "H", "D", "C")
+"""How the trump of one hand is found: a turned card (``turn-up``; with
+``turn-up-low-none`` a turned 2–6 means no trump), no trump, or a fixed suit."""
+
+ROTATION_STEPS: Final = ("S", "H", "D", "C", "NT")
+
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 7
+MAX_PLAYERS_REAL_CARDS: Final = 10
+
+
+@dataclass(frozen=True)
+class HandPlan:
+    """One hand of the schedule: how many cards each player gets, and how trump is found.
+
+    ``trump`` is one of :data:`HAND_TRUMPS`.
+
+    >>> HandPlan(3, "H")
+    HandPlan(size=3, trump='H')
+    """
+
+    size: int
+    trump: str = "turn-up"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.size, int) or isinstance(self.size, bool) or self.size < 1:
+            raise RulesError("hands", f"a hand size must be a whole number of at least 1, not {self.size!r}")
+        if self.trump not in HAND_TRUMPS:
+            raise RulesError("hands", f"a hand's trump must be one of {', '.join(HAND_TRUMPS)}, not {self.trump!r}")
+
+    def to_json(self) -> list[Any]:
+        return [self.size, self.trump]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every knob of a game of Oh Hell. Defaults are the ``classic`` profile.
+
+    Deck
+      ``deck``: ``"52"`` standard cards; ``"32"`` (A K Q J 10 9 8 7 of each suit);
+      ``"54"`` (52 and two jokers ``X1``, ``X2``).
+      ``remove_twos_with``: the player counts for which the four 2s are taken out.
+      ``jokers``: ``"own-suit"`` (the jokers are a suit of two equal cards; a led
+      joker wins unless trumped; a turned joker makes the other the only trump; of
+      two jokers in one trick the first wins) or ``"high-low"`` (NE-England
+      Blackout: never led unless nothing else is held, never played to the first
+      trick, playable to any other trick, the first played is declared high or
+      low and the second is the opposite).
+
+    Schedule (the size of each hand)
+      ``schedule``: ``"down-up"`` (S … 1 … S), ``"up"`` (1 … N), ``"down"`` (N … 1),
+      ``"up-down"`` (1 … N … 1), ``"constant"`` (N every hand) or ``"explicit"``
+      (the list in ``hands``).
+      ``max_size``: ``"classic"`` (10 for 3–5 players, 8 for 6, 7 for 7),
+      ``"river"`` (15, 13, 10, 8, 7 for 3–7 players), ``"deck"`` (the largest the
+      deck allows) or a number.
+      ``turning_point``: ``"once"`` or ``"twice"`` (the 1-card hand of down-up,
+      the largest hand of up-down, played twice).
+      ``one_card_hand_per_player``: every 1-card hand is played once per player
+      (each player deals one).
+      ``hand_count``: hands in a ``constant`` schedule (default: one per player,
+      or until ``target_score`` is reached when there is one).
+      ``hands``: the explicit list of :class:`HandPlan`.
+
+    Trump
+      ``trump``: ``"turn-up"`` (the next card of the stock; none when the stock is
+      empty), ``"turn-up-low-none"`` (a turned 2–6 means no trump), ``"rotation"``
+      (``trump_rotation`` hand after hand, no card turned), ``"fixed"``
+      (``fixed_trump`` always) or ``"none"``.
+      ``no_trump_last_hand``, ``no_trump_largest_hands``: those hands have no trump.
+
+    Bidding
+      ``bidding``: ``"in-turn"`` (left of the dealer first, the dealer last, bids
+      public) or ``"simultaneous"`` (secret until all are in; no hook).
+      ``hook``: the dealer may not make the bids add up to the hand size.
+      ``bid_changes``: a player may change their bid until the next player has
+      bid, the dealer until the opening lead.
+      ``no_bid_from``: a player whose total is at least this does not bid and
+      scores 1 per trick (Boerenbridge: 80).
+
+    Play
+      ``first_lead``: ``"left-of-dealer"`` or ``"dealer"``.
+      ``must_trump``: a player who cannot follow suit must trump if they can.
+
+    Scoring
+      ``scoring``: ``"exact"`` (made: 10 + bid; missed: 0), ``"trick-plus-bonus"``
+      (made: 10 + tricks; missed: 1 per trick), ``"german-bridge"`` (made: 10 +
+      bid²; missed: −(bid − tricks)²), ``"7-truf"`` (made: 10 × bid, a made zero
+      5 × tricks in the hand; missed: 1 per trick), ``"boerenbridge"`` (made: 10 +
+      tricks, a made zero 20; missed: 1 per trick), ``"triangular-penalty"``
+      (made: 10 + bid²; missed by d: −5 × (1 + 2 + … + d)).
+      ``zero_bid``: ``"standard"`` (as the scoring says), ``"5"`` or
+      ``"5-plus-size"`` (a made zero scores 5, or 5 + the cards dealt).
+      ``target_score``: the game ends when a player reaches exactly this total;
+      a total past it bounces back (Boerenbridge: 100).
+      ``stake``: money per point; at the end each player pays or receives the
+      difference between their total and the average of all totals.
+
+    Information
+      ``devils_bridge``: in the final 1-card hand each player sees every other
+      player's card but not their own.
+
+    Other
+      ``real_cards``: the game is only scored, its cards are dealt at a real
+      table (the scorekeeper): up to 10 players, no deck limit.
+      ``preset``: the name of the preset these rules start from (records name it).
+    """
+
+    players: int = 4
+    deck: DeckKind = "52"
+    remove_twos_with: tuple[int, ...] = ()
+    jokers: JokerRules = "own-suit"
+    schedule: ScheduleKind = "down-up"
+    max_size: MaxSize | int = "classic"
+    turning_point: TurningPoint = "once"
+    one_card_hand_per_player: bool = False
+    hand_count: int | None = None
+    hands: tuple[HandPlan, ...] = ()
+    trump: TrumpKind = "turn-up"
+    trump_rotation: tuple[str, ...] = ("S", "D", "C", "H")
+    fixed_trump: str = "S"
+    no_trump_last_hand: bool = False
+    no_trump_largest_hands: bool = False
+    bidding: BiddingKind = "in-turn"
+    hook: bool = True
+    bid_changes: bool = True
+    no_bid_from: int | None = None
+    first_lead: FirstLead = "left-of-dealer"
+    must_trump: bool = False
+    scoring: ScoringKind = "exact"
+    zero_bid: ZeroBid = "standard"
+    target_score: int | None = None
+    stake: float | None = None
+    devils_bridge: bool = False
+    real_cards: bool = False
+    preset: str = field(default="classic", compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- the deck ---------------------------------------------------------------
+
+    @cached_property
+    def deck_mask(self) -> CardMask:
+        """The cards in play (a bit mask)."""
+        mask = standard_deck_mask(SEVEN if self.deck == "32" else TWO)
+        if self.deck == "54":
+            mask |= JOKERS_MASK
+        if self.players in self.remove_twos_with:
+            mask &= ~TWOS_MASK
+        return mask
+
+    @property
+    def deck_size(self) -> int:
+        """How many cards are in the pack."""
+        return self.deck_mask.bit_count()
+
+    @property
+    def has_jokers(self) -> bool:
+        return bool(self.deck_mask & JOKERS_MASK)
+
+    # -- the schedule -------------------------------------------------------------
+
+    @cached_property
+    def largest_hand(self) -> int:
+        """The maximum hand size of the schedule (N)."""
+        if self.schedule == "explicit":
+            return max(plan.size for plan in self.hands)
+        return _max_size(self.max_size, self.players, self.deck_size)
+
+    @cached_property
+    def _schedule(self) -> tuple[HandPlan, ...]:
+        return _build_schedule(self)
+
+    def hand_plans(self) -> tuple[HandPlan, ...]:
+        """The planned hands in order. A game with a ``target_score`` and no
+        ``hand_count`` repeats its schedule until someone reaches the target; this
+        returns one round of it."""
+        return self._schedule
+
+    def schedule_length(self) -> int | None:
+        """The number of hands of a game, or ``None`` when it runs until the target score."""
+        if self.is_open_ended:
+            return None
+        return len(self._schedule)
+
+    @property
+    def is_open_ended(self) -> bool:
+        """Whether the game has no fixed number of hands (it ends at the target score)."""
+        return self.target_score is not None and self.schedule == "constant" and self.hand_count is None
+
+    def hand_plan(self, index: int) -> HandPlan | None:
+        """The plan of hand ``index`` (0-based), or ``None`` past the end of the schedule.
+
+        >>> preset("kachuful", players=4).hand_plan(1)
+        HandPlan(size=9, trump='D')
+        """
+        plans = self._schedule
+        if index < 0:
+            return None
+        if index < len(plans):
+            return plans[index]
+        if self.is_open_ended:
+            plan = plans[index % len(plans)]
+            return dataclasses.replace(plan, trump=_rotated_trump(self, index, plan.trump))
+        return None
+
+    # -- records ----------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``rules`` object of a record: the preset, the players and the knobs that differ.
+
+        >>> Rules(players=5, must_trump=True).to_json()
+        {'preset': 'classic', 'players': 5, 'must_trump': True}
+        """
+        base = preset(self.preset, players=self.players)
+        out: dict[str, Any] = {"preset": self.preset, "players": self.players}
+        for f in dataclasses.fields(self):
+            if f.name in ("players", "preset"):
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                out[f.name] = _knob_to_json(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a record's ``rules`` object; the inverse of :meth:`to_json`.
+
+        >>> Rules.from_json({"preset": "oh-shit", "players": 3}).fixed_trump
+        'S'
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError("rules", "the rules must be an object with a preset and the number of players")
+        name = data.get("preset", "classic")
+        if "players" not in data:
+            raise RulesError("players", "the rules must say how many players there are")
+        players = data["players"]
+        overrides = {key: value for key, value in data.items() if key not in ("preset", "players")}
+        return preset(name, players=players, **overrides)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some knobs changed (validated again)."""
+        return dataclasses.replace(self, **_knobs_from_json(changes))
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The rules in plain words: ``(topic, sentence)`` pairs (see :mod:`ohhell.explain`)."""
+        from ohhell.explain import describe_rules
+
+        return describe_rules(self)
+
+
+KNOBS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
+"""The names of every knob, as they appear in records and on the command line."""
+
+
+def _knob_to_json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_knob_to_json(item) for item in value]
+    if isinstance(value, HandPlan):
+        return value.to_json()
+    return value
+
+
+def _knobs_from_json(changes: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in changes.items():
+        if name not in KNOBS:
+            raise RulesError(name, f"there is no rule knob called {name!r}; the knobs are {', '.join(KNOBS)}")
+        if name == "hands" and isinstance(value, (list, tuple)):
+            plans = []
+            for item in value:
+                if isinstance(item, HandPlan):
+                    plans.append(item)
+                elif isinstance(item, (list, tuple)) and len(item) == 2:
+                    plans.append(HandPlan(item[0], item[1]))
+                elif isinstance(item, Mapping):
+                    plans.append(HandPlan(item.get("size"), item.get("trump", "turn-up")))  # type: ignore[arg-type]
+                else:
+                    raise RulesError("hands", f"each hand must be [size, trump], not {item!r}")
+            value = tuple(plans)
+        elif isinstance(value, list):
+            value = tuple(value)
+        out[name] = value
+    return out
+
+
+# -- validation ---------------------------------------------------------------------
+
+
+def _check_choice(rules: Rules, knob: str, allowed: Any) -> None:
+    value = getattr(rules, knob)
+    choices = get_args(allowed)
+    if value not in choices or isinstance(value, bool):
+        raise RulesError(knob, f"must be one of {', '.join(map(str, choices))}, not {value!r}")
+
+
+def _check_bool(rules: Rules, knob: str) -> None:
+    if not isinstance(getattr(rules, knob), bool):
+        raise RulesError(knob, f"must be true or false, not {getattr(rules, knob)!r}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _validate(rules: Rules) -> None:
+    limit = MAX_PLAYERS_REAL_CARDS if rules.real_cards else MAX_PLAYERS
+    if not _is_int(rules.players) or not MIN_PLAYERS <= rules.players <= limit:
+        raise RulesError("players", f"Oh Hell is played by {MIN_PLAYERS} to {limit} players, not {rules.players!r}")
+    for knob, kind in (
+        ("deck", DeckKind), ("jokers", JokerRules), ("schedule", ScheduleKind),
+        ("turning_point", TurningPoint), ("trump", TrumpKind), ("bidding", BiddingKind),
+        ("first_lead", FirstLead), ("scoring", ScoringKind), ("zero_bid", ZeroBid),
+    ):
+        _check_choice(rules, knob, kind)
+    for knob in (
+        "one_card_hand_per_player", "no_trump_last_hand", "no_trump_largest_hands", "hook",
+        "bid_changes", "must_trump", "devils_bridge", "real_cards",
+    ):
+        _check_bool(rules, knob)
+    if not isinstance(rules.remove_twos_with, tuple) or not all(_is_int(n) for n in rules.remove_twos_with):
+        raise RulesError("remove_twos_with", "must be a list of player counts")
+    if isinstance(rules.max_size, str):
+        _check_choice(rules, "max_size", MaxSize)
+    elif not _is_int(rules.max_size) or rules.max_size < 1:
+        raise RulesError("max_size", f"must be classic, river, deck or a number of cards, not {rules.max_size!r}")
+    if rules.hand_count is not None and (not _is_int(rules.hand_count) or rules.hand_count < 1):
+        raise RulesError("hand_count", f"must be a number of hands of at least 1, not {rules.hand_count!r}")
+    if not isinstance(rules.hands, tuple) or not all(isinstance(p, HandPlan) for p in rules.hands):
+        raise RulesError("hands", "must be a list of [size, trump] pairs")
+    if rules.schedule == "explicit" and not rules.hands:
+        raise RulesError("hands", "an explicit schedule needs a list of hands")
+    if rules.schedule != "explicit" and rules.hands:
+        raise RulesError("schedule", "a list of hands is only used by the explicit schedule")
+    if not isinstance(rules.trump_rotation, tuple) or not rules.trump_rotation or any(
+        step not in ROTATION_STEPS for step in rules.trump_rotation
+    ):
+        raise RulesError("trump_rotation", f"must be a list of steps among {', '.join(ROTATION_STEPS)}")
+    if not isinstance(rules.fixed_trump, str) or rules.fixed_trump not in "SHDC" or len(rules.fixed_trump) != 1:
+        raise RulesError("fixed_trump", f"must be one of S, H, D, C, not {rules.fixed_trump!r}")
+    for knob in ("no_bid_from", "target_score"):
+        value = getattr(rules, knob)
+        if value is not None and (not _is_int(value) or value < 1):
+            raise RulesError(knob, f"must be a positive number of points or null, not {value!r}")
+    if rules.stake is not None and (not isinstance(rules.stake, (int, float)) or isinstance(rules.stake, bool)
+                                    or rules.stake <= 0):
+        raise RulesError("stake", f"must be a positive amount of money per point or null, not {rules.stake!r}")
+    if rules.preset not in PRESETS:
+        raise RulesError("preset", f"there is no preset called {rules.preset!r}; the presets are {', '.join(PRESETS)}")
+    if rules.bidding == "simultaneous" and rules.hook:
+        raise RulesError("hook", "simultaneous bidding has no hook (nobody bids last); set hook to false")
+    if rules.bidding == "simultaneous" and rules.bid_changes:
+        raise RulesError("bid_changes", "simultaneous bids are revealed at once and cannot be changed; "
+                                        "set bid_changes to false")
+    if rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54":
+        raise RulesError("trump", "high-low jokers are played with a trump rotation or a fixed trump, "
+                                  "not with a turned-up card")
+    if rules.schedule == "constant" and rules.hand_count is None and rules.target_score is None:
+        pass  # one hand per player
+    if rules.is_open_ended and rules.no_trump_last_hand:
+        raise RulesError("no_trump_last_hand", "a game that runs until a target score has no last hand")
+    if rules.real_cards:
+        return
+    # Every hand must be dealable from the pack.
+    deck_size = rules.deck_size
+    if rules.schedule == "explicit":
+        for plan in rules.hands:
+            if plan.size * rules.players > deck_size:
+                raise RulesError("hands", f"a hand of {plan.size} cards for {rules.players} players needs "
+                                          f"{plan.size * rules.players} cards, but the deck has {deck_size}")
+    else:
+        size = _max_size(rules.max_size, rules.players, deck_size)
+        if size * rules.players > deck_size:
+            raise RulesError("max_size", f"hands of {size} cards for {rules.players} players need "
+                                         f"{size * rules.players} cards, but the deck has {deck_size}")
+        if size < 1:
+            raise RulesError("players", f"a deck of {deck_size} cards cannot deal {rules.players} players a card each")
+
+
+def _max_size(max_size: MaxSize | int, players: int, deck_size: int) -> int:
+    if max_size == "classic":
+        # 10 cards, fewer when the pack cannot also give a turn-up card (8 for 6, 7 for 7).
+        return min(10, (deck_size - 1) // players)
+    if max_size == "river":
+        return 15 if players == 3 else deck_size // players
+    if max_size == "deck":
+        return deck_size // players
+    assert isinstance(max_size, int)
+    return max_size
+
+
+def _sizes(rules: Rules) -> list[int]:
+    top = rules.largest_hand
+    twice = rules.turning_point == "twice"
+    kind = rules.schedule
+    if kind == "down-up":
+        sizes = list(range(top, 0, -1)) + ([1] if twice else []) + list(range(2, top + 1))
+    elif kind == "up":
+        sizes = list(range(1, top + 1))
+    elif kind == "down":
+        sizes = list(range(top, 0, -1))
+    elif kind == "up-down":
+        sizes = list(range(1, top + 1)) + ([top] if twice else []) + list(range(top - 1, 0, -1))
+    elif kind == "constant":
+        count = rules.hand_count if rules.hand_count is not None else (
+            1 if rules.target_score is not None else rules.players)
+        sizes = [top] * count
+    else:
+        sizes = [plan.size for plan in rules.hands]
+    if rules.one_card_hand_per_player:
+        sizes = [s for size in sizes for s in ([size] * rules.players if size == 1 else [size])]
+    return sizes
+
+
+def _rotated_trump(rules: Rules, index: int, default: str) -> str:
+    if rules.trump == "rotation":
+        step = rules.trump_rotation[index % len(rules.trump_rotation)]
+        return "none" if step == "NT" else step
+    return default
+
+
+def _build_schedule(rules: Rules) -> tuple[HandPlan, ...]:
+    if rules.schedule == "explicit":
+        plans = list(rules.hands)
+        if rules.one_card_hand_per_player:
+            plans = [p for plan in plans for p in ([plan] * rules.players if plan.size == 1 else [plan])]
+    else:
+        base = {"turn-up": "turn-up", "turn-up-low-none": "turn-up-low-none", "none": "none",
+                "fixed": rules.fixed_trump, "rotation": "none"}[rules.trump]
+        plans = [HandPlan(size, _rotated_trump(rules, index, base)) for index, size in enumerate(_sizes(rules))]
+    top = max(plan.size for plan in plans)
+    for index, plan in enumerate(plans):
+        if (rules.no_trump_last_hand and index == len(plans) - 1) or (
+                rules.no_trump_largest_hands and plan.size == top):
+            plans[index] = HandPlan(plan.size, "none")
+    return tuple(plans)
+
+
+# -- presets ------------------------------------------------------------------------------
+
+_SEVEN_TRUF_HANDS: Final = tuple(
+    [HandPlan(size, "turn-up") for size in range(1, 8)]
+    + [HandPlan(8, "none")] * 4
+    + [HandPlan(size, "turn-up") for size in range(7, 0, -1)]
+    + [HandPlan(8, "none")] * 4
+)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named bundle of knobs and the player counts it is played with."""
+
+    name: str
+    summary: str
+    knobs: Mapping[str, Any]
+    players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
+    Preset("classic", N_("The canonical profile: down and up again, turned trump, hook, exact scoring."), {}),
+    Preset("up-and-down-the-river", N_("One card up to the most the deck allows; the last hand has no trump."),
+           {"schedule": "up", "max_size": "river", "no_trump_last_hand": True}),
+    Preset("blackout", N_("Classic with the simplest scoring, 10 + bid for an exact bid (an alias of classic)."),
+           {}),
+    Preset("contract-whist", N_("Classic with 1 point per trick and 10 more for an exact bid."),
+           {"scoring": "trick-plus-bonus"}),
+    Preset("la-podrida", N_("Classic where a player who cannot follow suit must trump."),
+           {"must_trump": True}),
+    Preset("german-bridge", N_("Classic with 10 + bid² for an exact bid and −(difference)² for a miss."),
+           {"scoring": "german-bridge"}),
+    Preset("7-truf", N_("Indonesian 7-Truf: 4 players, 32 cards, 22 hands with no-trump hands of 8 cards."),
+           {"deck": "32", "schedule": "explicit", "hands": _SEVEN_TRUF_HANDS, "scoring": "7-truf"},
+           players=(4,)),
+    Preset("boerenbridge", N_("Dutch Boerenbridge: the whole pack every hand, secret bids, first to exactly 100."),
+           {"schedule": "constant", "max_size": "deck", "trump": "none", "bidding": "simultaneous",
+            "hook": False, "bid_changes": False, "scoring": "boerenbridge", "target_score": 100,
+            "no_bid_from": 80}),
+    Preset("kachuful", N_("Indian Kachuful: trump goes spades, diamonds, clubs, hearts; no card is turned."),
+           {"trump": "rotation", "trump_rotation": ("S", "D", "C", "H")}),
+    Preset("oh-shit", N_("Classic with spades always trump."), {"trump": "fixed", "fixed_trump": "S"}),
+    Preset("jokers", N_("Classic with two jokers, a suit of their own that wins when led."), {"deck": "54"}),
+    Preset("ne-blackout", N_("North-East England Blackout: 5 or 6 players, jokers declared high or low."),
+           {"deck": "54", "remove_twos_with": (5,), "jokers": "high-low", "schedule": "constant",
+            "max_size": "deck", "trump": "rotation", "trump_rotation": ("H", "C", "D", "S")},
+           players=(5, 6)),
+    Preset("devils-bridge", N_("Up and down again; in the last 1-card hand you see every card but your own."),
+           {"schedule": "up-down", "devils_bridge": True}),
+)}
+
+
+def preset_names() -> list[str]:
+    """The names of every preset, ``classic`` first."""
+    return list(PRESETS)
+
+
+def find_preset(name: str) -> Preset:
+    """The preset called ``name`` (case and ``_``/``-`` do not matter).
+
+    >>> find_preset("Oh_Shit").name
+    'oh-shit'
+    """
+    key = name.strip().lower().replace("_", "-") if isinstance(name, str) else ""
+    if key not in PRESETS:
+        raise RulesError("preset", f"there is no preset called {name!r}; the presets are {', '.join(PRESETS)}")
+    return PRESETS[key]
+
+
+def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
+    """The rules of a preset for ``players`` players, with any knobs overridden.
+
+    >>> preset("7-truf").schedule_length()
+    22
+    >>> preset("7-truf", players=5)
+    Traceback (most recent call last):
+    ...
+    ohhell.errors.RulesError: players: 7-truf is played by 4 players, not 5
+    """
+    found = find_preset(name)
+    real_cards = overrides.get("real_cards") is True
+    if _is_int(players) and players not in found.players and not (real_cards and found.name == "classic"):
+        allowed = " or ".join(str(n) for n in found.players) if len(found.players) <= 2 else (
+            f"{found.players[0]} to {found.players[-1]}")
+        raise RulesError("players", f"{found.name} is played by {allowed} players, not {players}")
+    knobs: dict[str, Any] = dict(found.knobs)
+    knobs.update(_knobs_from_json(overrides))
+    return Rules(players=players, preset=found.name, **knobs)
+
+
+RulesFactory = Callable[..., Rules]

@@ -1,0 +1,59 @@
+"""A game's scoresheet as plain text (``ohhell replay FILE`` without ``--json``).
+
+>>> result = {"complete": True, "totals": [11, 0], "winners": [0],
+...           "hands": [{"dealer": 1, "size": 1, "trump": "H", "bids": [1, 1], "tricks": [1, 0], "scores": [11, 0]}]}
+>>> print(format_scoresheet(result, ["Ann", "Bob"]))
+ #  dealer  cards  trump  Ann       Bob
+ 1  Bob         1  ♥      1/1   11  1/0    0
+                          total 11  total  0
+Winner: Ann
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ohhell.cards import SUIT_SYMBOLS
+from ohhell.i18n import _, ngettext
+
+
+def _trump_symbol(letter: str | None) -> str:
+    if letter is None:
+        return "–"
+    return SUIT_SYMBOLS["SHDCX".index(letter)]
+
+
+def format_scoresheet(result: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """Render a replay result (see :func:`ohhell.record.replay`) as a table: for each hand
+    the dealer, the hand size, trump, and each player's ``bid/tricks`` and score."""
+    totals: list[int] = result["totals"]
+    n = len(totals)
+    labels = list(names) if names else [_("Seat %(seat)d") % {"seat": seat} for seat in range(n)]
+    width = max(9, *(len(label) for label in labels))
+    header = f"{'#':>2}  {_('dealer'):<6}  {_('cards'):>5}  {_('trump'):<5}  " + "  ".join(
+        f"{label:<{width}}" for label in labels)
+    lines = [header.rstrip()]
+    for index, hand in enumerate(result["hands"]):
+        cells = []
+        for seat in range(n):
+            bid = hand["bids"][seat]
+            tricks = hand["tricks"][seat]
+            bid_text = "–" if bid is None else str(bid)
+            score = hand["scores"][seat] if hand["scores"] is not None else None
+            score_text = "" if score is None else str(score)
+            cell = f"{bid_text}/{tricks}"
+            cells.append(f"{cell:<{width - 4}}{score_text:>4}")
+        dealer = labels[hand["dealer"]]
+        line = f"{index + 1:>2}  {dealer:<6}  {hand['size']:>5}  {_trump_symbol(hand['trump']):<5}  " + "  ".join(cells)
+        lines.append(line.rstrip())
+    total_cells = [f"{_('total'):<{width - 4}}{total:>4}" for total in totals]
+    lines.append((" " * (len(header) - len("  ".join(f'{label:<{width}}' for label in labels))) +
+                  "  ".join(total_cells)).rstrip())
+    winners = result["winners"]
+    if result["complete"] and winners:
+        names_text = ", ".join(labels[seat] for seat in winners)
+        lines.append(ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": names_text})
+    elif not result["complete"]:
+        lines.append(_("The game is not finished."))
+    return "\n".join(lines)

@@ -1,0 +1,298 @@
+"""What one seat may know: the only place that decides what is hidden.
+
+Bots, the server, the terminal app and the machine-learning integrations see a
+game only through :func:`seat_view` (a player) or :func:`spectator_view`
+(public information only). A view holds:
+
+* the seat's own cards (face down :data:`~ohhell.cards.HIDDEN_CARD` in the
+  last hand of Devil's Bridge, where it sees everyone's card but its own);
+* the turned-up card and trump, every bid made so far (under simultaneous
+  bidding only its own until all are in), the tricks taken, every card played
+  and by whom, whose turn it is and which seats may act, the bid the hook
+  forbids the dealer, and the seat's legal actions;
+* the scores of finished hands and the totals.
+
+Never the other hands, the undealt stock or the shuffled pack.
+
+>>> import random
+>>> from ohhell.game import Game
+>>> from ohhell.rules import preset
+>>> state = Game(preset("classic", players=3)).new_initial_state(first_dealer=2)
+>>> rng = random.Random(5)
+>>> state.apply(state.sample_chance(rng)); state.apply(state.sample_chance(rng))
+>>> view = seat_view(state, 0)
+>>> len(view.hand), view.hand_counts, view.turn, view.bids
+(10, (10, 10, 10), 0, (None, None, None))
+>>> spectator_view(state).hand
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ohhell.actions import Action, Play, action_to_json, make_play
+from ohhell.cards import (
+    HIDDEN_CARD,
+    Card,
+    Suit,
+    card_name,
+    cards_of,
+    sort_for_display,
+    suit_letter,
+)
+from ohhell.game import CHANCE_PHASES, HandResult, Phase, State
+from ohhell.rules import Rules
+
+Trick = tuple[tuple[int, Card], ...]
+"""The cards of one trick as ``(seat, card)`` pairs in the order played."""
+
+
+@dataclass(frozen=True)
+class CompletedTrick:
+    """A finished trick of the current hand."""
+
+    leader: int
+    cards: Trick
+    winner: int
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """A finished hand as everyone saw it (all its cards were played face up)."""
+
+    index: int
+    dealer: int
+    size: int
+    trump: Suit | None
+    turn_up: Card | None
+    bids: tuple[int | None, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    plays: tuple[tuple[int, Card], ...] | None
+    """Every card played with its player, or ``None`` for a hand played with real cards."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What ``seat`` may know at one moment (``seat`` is ``None`` for a spectator)."""
+
+    seat: int | None
+    rules: Rules
+    version: int
+    """How many actions the game has seen; it grows by one with every action."""
+    phase: Phase
+    hand_index: int
+    hand_count: int | None
+    dealer: int | None
+    first_dealer: int | None
+    draws: tuple[tuple[int, Card], ...]
+    hand_size: int
+    dealt: bool
+    trump: Suit | None
+    turn_up: Card | None
+    hand: tuple[Card, ...]
+    visible_hands: dict[int, tuple[Card, ...]]
+    hand_counts: tuple[int, ...]
+    bid_order: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    has_bid: tuple[bool, ...]
+    bidding_complete: bool
+    tricks_won: tuple[int, ...]
+    completed_tricks: tuple[CompletedTrick, ...]
+    current_trick: Trick
+    trick_suit: Suit | None
+    joker_high: bool | None
+    turn: int | None
+    actors: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
+    forbidden_bid: int | None
+    can_change_bid: bool
+    totals: tuple[int, ...]
+    finished_hands: tuple[HandSummary, ...]
+    game_over: bool
+    winners: tuple[int, ...]
+    blind: bool = False
+    """Whether this seat cannot see its own cards (Devil's Bridge, last hand)."""
+    scoresheet: bool = False
+    names: tuple[str, ...] = field(default=())
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def last_trick(self) -> CompletedTrick | None:
+        """The last finished trick of this hand (for a look back)."""
+        return self.completed_tricks[-1] if self.completed_tricks else None
+
+    def played_cards(self) -> list[tuple[int, Card]]:
+        """Every card played in this hand so far, with its player, in order."""
+        out = [pair for trick in self.completed_tricks for pair in trick.cards]
+        out.extend(self.current_trick)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (cards in record notation, suits as letters)."""
+        def cards(values: tuple[Card, ...]) -> list[str]:
+            return [card_name(card) if card != HIDDEN_CARD else "??" for card in values]
+
+        def trick(values: Trick) -> list[list[Any]]:
+            return [[seat, card_name(card)] for seat, card in values]
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_json(),
+            "version": self.version,
+            "phase": self.phase.name.lower(),
+            "hand_index": self.hand_index,
+            "hand_count": self.hand_count,
+            "dealer": self.dealer,
+            "first_dealer": self.first_dealer,
+            "draws": trick(self.draws),
+            "hand_size": self.hand_size,
+            "dealt": self.dealt,
+            "trump": _suit(self.trump),
+            "turn_up": card_name(self.turn_up) if self.turn_up is not None else None,
+            "hand": cards(self.hand),
+            "blind": self.blind,
+            "visible_hands": {str(seat): cards(hand) for seat, hand in self.visible_hands.items()},
+            "hand_counts": list(self.hand_counts),
+            "bid_order": list(self.bid_order),
+            "bids": list(self.bids),
+            "has_bid": list(self.has_bid),
+            "bidding_complete": self.bidding_complete,
+            "tricks_won": list(self.tricks_won),
+            "completed_tricks": [{"leader": t.leader, "cards": trick(t.cards), "winner": t.winner}
+                                 for t in self.completed_tricks],
+            "current_trick": trick(self.current_trick),
+            "trick_suit": _suit(self.trick_suit),
+            "joker_high": self.joker_high,
+            "turn": self.turn,
+            "actors": list(self.actors),
+            "legal_actions": [action_to_json(action) for action in self.legal_actions],
+            "forbidden_bid": self.forbidden_bid,
+            "can_change_bid": self.can_change_bid,
+            "totals": list(self.totals),
+            "finished_hands": [_summary_json(hand) for hand in self.finished_hands],
+            "game_over": self.game_over,
+            "winners": list(self.winners),
+            "scoresheet": self.scoresheet,
+        }
+
+
+def _suit(suit: Suit | None) -> str | None:
+    return suit_letter(suit) if suit is not None else None
+
+
+def _summary_json(hand: HandSummary) -> dict[str, Any]:
+    return {
+        "index": hand.index, "dealer": hand.dealer, "size": hand.size, "trump": _suit(hand.trump),
+        "turn_up": card_name(hand.turn_up) if hand.turn_up is not None else None,
+        "bids": list(hand.bids), "tricks": list(hand.tricks), "scores": list(hand.scores),
+        "totals": list(hand.totals),
+        "plays": [[seat, card_name(card)] for seat, card in hand.plays] if hand.plays is not None else None,
+    }
+
+
+def summarize_hand(result: HandResult, players: int) -> HandSummary:
+    """The public summary of a finished hand."""
+    plays: tuple[tuple[int, Card], ...] | None = None
+    if result.plays is not None:
+        plays = tuple(_seats_of_plays(result, players))
+    return HandSummary(
+        index=result.index, dealer=result.dealer, size=result.size, trump=result.trump,
+        turn_up=result.turn_up, bids=result.bids, tricks=result.tricks, scores=result.scores,
+        totals=result.totals, plays=plays,
+    )
+
+
+def _seats_of_plays(result: HandResult, players: int) -> list[tuple[int, Card]]:
+    assert result.deal is not None and result.plays is not None
+    owner = {card: seat for seat, cards in enumerate(result.deal) for card in cards}
+    return [(owner[card], card) for card in result.plays]
+
+
+def seat_view(state: State, seat: int | None, names: tuple[str, ...] = ()) -> SeatView:
+    """What ``seat`` may know now; ``None`` gives the spectator view."""
+    n = state.num_players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
+    phase = state.phase
+    dealt = phase not in CHANCE_PHASES and phase != Phase.GAME_OVER and not state.scoresheet
+    blind = dealt and state.is_blind_hand
+    hand: tuple[Card, ...] = ()
+    visible: dict[int, tuple[Card, ...]] = {}
+    if dealt and seat is not None:
+        if blind:
+            hand = (HIDDEN_CARD,) * state.hands[seat].bit_count()
+            visible = {other: tuple(cards_of(state.hands[other])) for other in range(n) if other != seat}
+        else:
+            hand = tuple(sort_for_display(cards_of(state.hands[seat])))
+    bids, has_bid = _visible_bids(state, seat)
+    legal: tuple[Action, ...] = ()
+    if seat is not None:
+        actions = state.legal_actions(seat)
+        if blind:
+            actions = [make_play(seat, HIDDEN_CARD) if isinstance(a, Play) else a for a in actions]
+            actions = list(dict.fromkeys(actions))
+        legal = tuple(actions)
+    in_play = phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
+    completed = tuple(
+        CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
+    ) if in_play else ()
+    changer = state.bid_changer() if in_play else None
+    return SeatView(
+        seat=seat,
+        rules=state.rules,
+        version=len(state.history),
+        phase=phase,
+        hand_index=state.hand_index,
+        hand_count=state.game.schedule_length,
+        dealer=state.dealer if state.first_dealer is not None else None,
+        first_dealer=state.first_dealer,
+        draws=tuple(state.draws),
+        hand_size=state.hand_size,
+        dealt=dealt,
+        trump=state.trump if in_play else None,
+        turn_up=state.turn_up if in_play else None,
+        hand=hand,
+        visible_hands=visible,
+        hand_counts=tuple(mask.bit_count() for mask in state.hands) if dealt else (0,) * n,
+        bid_order=state.bid_order,
+        bids=bids,
+        has_bid=has_bid,
+        bidding_complete=in_play and state.bidding_complete,
+        tricks_won=tuple(state.tricks_won),
+        completed_tricks=completed,
+        current_trick=tuple(state.current_trick()) if in_play else (),
+        trick_suit=state.trick_suit() if phase == Phase.PLAYING else None,
+        joker_high=state.joker_high,
+        turn=state.turn,
+        actors=tuple(state.actors()),
+        legal_actions=legal,
+        forbidden_bid=state.forbidden_bid() if seat is None or seat == state.dealer else None,
+        can_change_bid=seat is not None and changer == seat,
+        totals=tuple(state.totals),
+        finished_hands=tuple(summarize_hand(result, n) for result in state.finished_hands),
+        game_over=state.is_terminal(),
+        winners=tuple(state.winners()),
+        blind=blind and seat is not None,
+        scoresheet=state.scoresheet,
+        names=names,
+    )
+
+
+def spectator_view(state: State, names: tuple[str, ...] = ()) -> SeatView:
+    """Public information only: no hand, no secret bid."""
+    return seat_view(state, None, names)
+
+
+def _visible_bids(state: State, seat: int | None) -> tuple[tuple[int | None, ...], tuple[bool, ...]]:
+    has_bid = tuple(bid is not None for bid in state.bids)
+    secret = state.rules.bidding == "simultaneous" and state.phase == Phase.BIDDING
+    if not secret:
+        return tuple(state.bids), has_bid
+    return tuple(bid if other == seat else None for other, bid in enumerate(state.bids)), has_bid
