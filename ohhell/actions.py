@@ -38,6 +38,10 @@ class Bid:
     seat: int
     bid: int
 
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or type(self.bid) is not int:
+            raise InvalidActionError(f"a bid needs a whole-number seat and bid, not {self.seat!r} and {self.bid!r}")
+
     def __str__(self) -> str:
         return f"bid {self.seat} {self.bid}"
 
@@ -49,6 +53,11 @@ class Play:
     seat: int
     card: Card
 
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or type(self.card) is not int:
+            raise InvalidActionError(f"a play needs a whole-number seat and a card, not {self.seat!r} and "
+                                     f"{self.card!r} (parse cards with parse_card)")
+
     def __str__(self) -> str:
         return f"play {self.seat} {card_name(self.card) if self.card != HIDDEN_CARD else 'hidden'}"
 
@@ -59,6 +68,11 @@ class Declare:
 
     seat: int
     high: bool
+
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or type(self.high) is not bool:
+            raise InvalidActionError(f"a declaration needs a seat and true or false, not {self.seat!r} and "
+                                     f"{self.high!r}")
 
     def __str__(self) -> str:
         return f"declare {self.seat} {'high' if self.high else 'low'}"

@@ -34,9 +34,14 @@ An illegal action raises :class:`~ohhell.errors.IllegalActionError`, whose
 from __future__ import annotations
 
 import enum
+import hashlib
+import importlib
+import os
 import random
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from ohhell.actions import (
@@ -166,7 +171,9 @@ class Game:
 class State:
     """One moment of a game. See the module docstring."""
 
-    def __init__(self, game: Game, first_dealer: int | None = None) -> None:
+    def __init__(self, game: Game, first_dealer: int | None = None, _blank: bool = False) -> None:
+        if _blank:  # for clone(), which sets every attribute itself
+            return
         rules = game.rules
         n = game.num_players
         self.game = game
@@ -568,8 +575,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (with its own history, so it can undo too)."""
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        other = State(self.game, _blank=True)
+        for name in _STATE_FIELDS:
+            setattr(other, name, getattr(self, name))
         for name in _LIST_FIELDS:
             setattr(other, name, list(getattr(self, name)))
         return other
@@ -1140,17 +1148,15 @@ class State:
     # -- snapshots for undo -----------------------------------------------------
 
     def _snapshot(self) -> tuple[Any, ...]:
-        values = self.__dict__.copy()
-        for name in _MUTABLE_LISTS:
-            values[name] = values[name].copy()
+        values = [getattr(self, name) for name in _SNAPSHOT_FIELDS]
+        for index in _MUTABLE_LIST_INDEXES:
+            values[index] = values[index].copy()
         return ("snapshot", values)
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        values: dict[str, object] = snapshot[1]
         # A snapshot is restored at most once, so its lists can be taken over as they are.
-        values["history"] = self.history
-        values["_undo_stack"] = self._undo_stack
-        self.__dict__ = values
+        for name, value in zip(_SNAPSHOT_FIELDS, snapshot[1], strict=True):
+            setattr(self, name, value)
 
     # -- comparison -----------------------------------------------------------------
 
@@ -1180,6 +1186,14 @@ _COMPARED_FIELDS: Final = (
     "reported_tricks", "phase", "_cut_round", "_cut_drawn", "_cut_out",
 ) + _MUTABLE_LISTS
 _LIST_FIELDS: Final = _MUTABLE_LISTS + ("history", "_undo_stack")
+_STATE_FIELDS: Final = _COMPARED_FIELDS + (
+    "game", "rules", "num_players", "history", "_undo_stack", "_hand_plays", "_in_turn",
+)
+"""Every attribute of a State (a test checks that none is missing)."""
+_SNAPSHOT_FIELDS: Final = tuple(name for name in _STATE_FIELDS if name not in ("history", "_undo_stack"))
+_MUTABLE_LIST_INDEXES: Final = tuple(_SNAPSHOT_FIELDS.index(name) for name in _MUTABLE_LISTS)
+
+_NATIVE_NAMES: Final = ("Phase", "HandResult", "Game", "State", "CHANCE_PHASES", "_PLAYING", "_BIDDING")
 
 __all__ = [
     "BIDS",
@@ -1191,3 +1205,28 @@ __all__ = [
     "iter_cards",
     "suit_colour",
 ]
+
+
+def _load_native() -> Any:
+    """The mypyc-compiled copy of this module (see setup.py), if it was built from this source."""
+    if os.environ.get("OHHELL_PURE_PYTHON"):
+        return None
+    try:
+        native = importlib.import_module("ohhell._game_native")
+    except ImportError:
+        return None
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    if getattr(native, "SOURCE_SHA256", None) != digest:
+        warnings.warn("ohhell/game.py changed since it was compiled; using the slower pure Python engine "
+                      "(reinstall with `pip install -e .` to compile it again)", RuntimeWarning, stacklevel=2)
+        return None
+    return native
+
+
+if __name__ == "ohhell.game":
+    _native = _load_native()
+    if _native is not None:
+        # The compiled classes replace the interpreted ones, so every importer gets them.
+        globals().update({name: getattr(_native, name) for name in _NATIVE_NAMES})
+    NATIVE: Final = _native is not None
+    """Whether the compiled engine is in use."""

@@ -449,3 +449,15 @@ def test_section_4_facts():
     assert [preset("classic", players=n).hand_plans()[0].size for n in (3, 4, 5, 6, 7)] == [10, 10, 10, 8, 7]
     assert [preset("up-and-down-the-river", players=n).schedule_length() for n in (3, 4, 5, 6, 7)] == [
         15, 13, 10, 8, 7]
+
+
+def test_state_fields_list_every_attribute():
+    """clone(), undo snapshots and equality rely on the list of a State's attributes."""
+    import ohhell.game as game_module
+
+    pure = game_module._STATE_FIELDS
+    state = five_card_state()
+    if hasattr(state, "__dict__"):  # the interpreted engine
+        assert set(vars(state)) == set(pure)
+    for name in pure:
+        getattr(state, name)
