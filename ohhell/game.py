@@ -1170,9 +1170,21 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its rules and actions, rebuilt by replaying them (as a record is).
+        first_dealer = None if self.draws else self.first_dealer
+        return (_rebuild_state, (self.rules, first_dealer, tuple(self.history)))
+
     def __repr__(self) -> str:
         return (f"<State hand={self.hand_index} phase={self.phase.name} dealer={self.dealer} "
                 f"size={self.hand_size} turn={self.turn} totals={self.totals}>")
+
+
+def _rebuild_state(rules: Rules, first_dealer: int | None, history: tuple[Action, ...]) -> State:
+    state = Game(rules).new_initial_state(first_dealer)
+    for action in history:
+        state.apply(action)
+    return state
 
 
 _MUTABLE_LISTS: Final = (

@@ -286,7 +286,9 @@ class Rules:
         """
         if not isinstance(data, Mapping):
             raise RulesError("rules", "the rules must be an object with a preset and the number of players")
-        name = data.get("preset", "classic")
+        if "preset" not in data:
+            raise RulesError("preset", "the rules must name a preset (classic, if no other)")
+        name = data["preset"]
         if "players" not in data:
             raise RulesError("players", "the rules must say how many players there are")
         players = data["players"]

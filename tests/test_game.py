@@ -461,3 +461,17 @@ def test_state_fields_list_every_attribute():
         assert set(vars(state)) == set(pure)
     for name in pure:
         getattr(state, name)
+
+
+def test_states_pickle_and_deepcopy():
+    import copy
+    import pickle
+
+    from ohhell.record import play_random_game
+
+    finished = play_random_game(preset("classic", players=3), seed=1)
+    midway = five_card_state()
+    bid_all(midway, [1, 2])
+    for state in (finished, midway):
+        assert pickle.loads(pickle.dumps(state)) == state
+        assert copy.deepcopy(state) == state
