@@ -1,0 +1,198 @@
+"""A Gymnasium single-agent environment: one seat of Oh Hell against ohhell's bots.
+
+>>> from ohhell.integrations.gymnasium import OhHellEnv
+>>> game = OhHellEnv(preset="classic", players=4, mode="hand", hand=8, opponents="random")
+>>> observation, info = game.reset(seed=3)
+>>> done = False
+>>> while not done:
+...     action = game.action_space.sample(observation["action_mask"])
+...     observation, reward, terminated, truncated, info = game.step(action)
+...     done = terminated or truncated
+>>> sorted(info)
+['hand_scores', 'illegal_action', 'seat', 'totals']
+
+The observation and the actions are those of the PettingZoo environment
+(:mod:`ohhell.integrations.pettingzoo`): ``{"observation": float32 vector, "action_mask": int8
+vector}`` from the learner's view, actions numbered by
+:class:`~ohhell.integrations.core.ActionCodec`. The other seats are played by bots
+(``opponents``: one spec for all, or one per other seat, as for ``make_bot``: ``basic`` when
+installed, else ``random``), each seeing only its own view. The reward is the learner's score
+of each hand as it ends (``reward="score"``) or its placement at the end (``"placement"``).
+
+An action outside the mask is replaced by a random legal one, reported as
+``info["illegal_action"]`` and charged ``illegal_penalty`` (default 0) — so that policies
+without masking can learn — or raises ``ValueError`` with ``illegal_action="raise"``.
+:meth:`OhHellEnv.action_masks` serves maskable policies (e.g. sb3-contrib's MaskablePPO).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ohhell.bots import Bot, bot_names, make_bot
+from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
+from ohhell.integrations.encoding import ObservationEncoder
+from ohhell.integrations.pettingzoo import describe_public
+from ohhell.views import seat_view, spectator_view
+
+Observation = dict[str, np.ndarray]
+
+ENV_ID: Final = "ohhell/OhHell-v0"
+"""The id under which importing this module registers :class:`OhHellEnv` with Gymnasium:
+``gymnasium.make("ohhell/OhHell-v0", preset="la-podrida", players=5)``."""
+
+
+def default_opponent() -> str:
+    """The strongest plain bot installed among ``basic`` and ``random``."""
+    return "basic" if "basic" in bot_names() else "random"
+
+
+class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One learning seat against bots (see the module docstring).
+
+    ``seat`` is the learner's seat, or ``None`` for a random seat at every reset. The other
+    arguments are those of :func:`ohhell.integrations.pettingzoo.env`.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - as Gymnasium declares it
+
+    def __init__(self, preset: str = "classic", players: int = 4, mode: str = "game", hand: int = 0,
+                 seat: int | None = 0, opponents: str | Sequence[str] | None = None, dealer: int | None = None,
+                 max_hands: int | None = None, reward: str = "score", render_mode: str | None = None,
+                 illegal_action: str = "random", illegal_penalty: float = 0.0, **knobs: Any) -> None:
+        self.setup = Setup.create(preset, players=players, mode=mode, hand=hand, dealer=dealer,
+                                  max_hands=max_hands, **knobs)
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"the learner's seat must be 0 to {players - 1}, not {seat}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be random or raise, not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        if opponents is None or isinstance(opponents, str):
+            specs = [opponents or default_opponent()] * (players - 1)
+        else:
+            specs = list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(specs)}")
+        self.opponent_specs = specs
+        self.fixed_seat = seat
+        self.seat = seat if seat is not None else 0
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.codec = self.setup.codec
+        self.encoder = ObservationEncoder(self.setup)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(self.codec.num_actions)
+        self._rng = random.Random()
+        self.bots: dict[int, Bot] = {}
+        self.game_state = self.setup.new_state(self._rng)
+
+    # -- the Gymnasium API ---------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.close()
+        if self.fixed_seat is None:
+            self.seat = self._rng.randrange(self.setup.players)
+        others = [s for s in range(self.setup.players) if s != self.seat]
+        self.bots = {other: make_bot(spec, seed=self._rng.randrange(2**31))
+                     for other, spec in zip(others, self.opponent_specs, strict=True)}
+        self.game_state = self.setup.new_state(self._rng)
+        self._finished = 0
+        self._play_bots()
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        state = self.game_state
+        if self.setup.is_over(state):
+            raise RuntimeError("the game is over: call reset()")
+        legal = rl_legal_actions(seat_view(state, self.seat))
+        index = int(action)
+        chosen = self.codec.decode(index, self.seat) if 0 <= index < self.codec.num_actions else None
+        illegal = chosen not in legal
+        if illegal:
+            if self.illegal_action == "raise":
+                raise ValueError(f"seat {self.seat} may not {self.codec.label(index)} now; its legal actions "
+                                 f"are {sorted(self.codec.encode(a) for a in legal)}")
+            chosen = legal[self._rng.randrange(len(legal))]
+        assert chosen is not None
+        state.apply(chosen)
+        self._play_bots()
+        reward = -self.illegal_penalty if illegal else 0.0
+        if self.reward_kind == "score":
+            reward += float(sum(result.scores[self.seat] for result in state.finished_hands[self._finished:]))
+        self._finished = len(state.finished_hands)
+        terminated = state.is_terminal()
+        truncated = self.setup.is_truncated(state)
+        if (terminated or truncated) and self.reward_kind == "placement":
+            reward += placement_rewards(state.totals)[self.seat]
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        info["illegal_action"] = illegal
+        return self._observe(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner now, as booleans."""
+        return self._observe()["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = describe_public(spectator_view(self.game_state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            bot.close()
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _play_bots(self) -> None:
+        """Let chance and the bots act until the learner must act or the game is over."""
+        state, setup = self.game_state, self.setup
+        while True:
+            setup.advance_chance(state, self._rng)
+            if setup.is_over(state):
+                return
+            seat = acting_seat(state)
+            assert seat is not None
+            if seat == self.seat:
+                return
+            state.apply(self.bots[seat].choose(seat_view(state, seat)))
+
+    def _observe(self) -> Observation:
+        view = seat_view(self.game_state, self.seat)
+        mask = np.zeros(self.codec.num_actions, np.int8)
+        if not self.setup.is_over(self.game_state):
+            for action in rl_legal_actions(view):
+                mask[self.codec.encode(action)] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        state = self.game_state
+        last = state.finished_hands[-1].scores if state.finished_hands else None
+        return {"seat": self.seat, "totals": list(state.totals), "hand_scores": list(last) if last else []}
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="ohhell.integrations.gymnasium:OhHellEnv")

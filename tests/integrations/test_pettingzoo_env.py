@@ -1,0 +1,118 @@
+"""The PettingZoo environment passes PettingZoo's own test suite, on many rule sets."""
+
+from __future__ import annotations
+
+import warnings
+
+from rl_support import require
+
+require("pettingzoo")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from ohhell.integrations.core import ActionCodec  # noqa: E402
+from ohhell.integrations.pettingzoo import env, raw_env  # noqa: E402
+from ohhell.views import seat_view  # noqa: E402
+
+# The only warnings api_test may give: the ones it gives every environment with dict observations.
+EXPECTED_WARNINGS = ("Observation space for each agent probably should be", "Observation is not a NumPy array")
+
+
+def run_api_test(game: object, cycles: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(game, num_cycles=cycles)
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)]
+    assert unexpected == []
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"preset": "classic", "players": 4},
+    {"preset": "classic", "players": 3, "mode": "hand", "hand": 5, "reward": "placement"},
+    {"preset": "boerenbridge", "players": 4, "max_hands": 2},
+    {"preset": "ne-blackout", "players": 5, "mode": "hand"},
+    {"preset": "devils-bridge", "players": 3, "max_size": 3},
+    {"preset": "la-podrida", "players": 7, "mode": "hand", "hand": 3, "dealer": 2},
+], ids=lambda kwargs: f"{kwargs['preset']}-{kwargs['players']}")
+def test_api_test(kwargs: dict) -> None:
+    run_api_test(env(**kwargs), cycles=300)
+
+
+def test_seed_test() -> None:
+    seed_test(lambda: env(preset="classic", players=5, max_size=4), num_cycles=200)
+
+
+def play_random(game, seed: int) -> tuple[dict, object]:
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals: dict = {}
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, _info = game.last()
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if terminated or truncated:
+            game.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        game.step(int(rng.choice(legal)))
+    return totals, game.unwrapped.game_state
+
+
+def test_score_rewards_add_up_to_the_totals() -> None:
+    totals, state = play_random(env(preset="german-bridge", players=4, max_size=4), seed=3)
+    assert state.is_terminal()
+    assert [totals[f"player_{seat}"] for seat in range(4)] == [float(t) for t in state.totals]
+
+
+def test_placement_rewards_rank_the_players() -> None:
+    totals, state = play_random(env(preset="classic", players=3, max_size=3, reward="placement"), seed=4)
+    ranks = [totals[f"player_{seat}"] for seat in range(3)]
+    best = max(state.totals)
+    assert all((rank == 1.0) == (total == best and state.totals.count(best) == 1)
+               for rank, total in zip(ranks, state.totals, strict=True))
+    assert sum(ranks) == pytest.approx(0.0)
+
+
+def test_the_mask_is_the_seat_views_legal_actions_and_only_for_the_agent_to_act() -> None:
+    game = raw_env()
+    game.reset(seed=1)
+    codec = ActionCodec(game.setup.rules)
+    for _ in range(30):
+        agent = game.agent_selection
+        seat = game.seat_of(agent)
+        observation = game.observe(agent)
+        view = seat_view(game.game_state, seat)
+        assert set(np.flatnonzero(observation["action_mask"])) == {codec.encode(a) for a in view.legal_actions
+                                                                   if getattr(a, "seat", seat) == seat}
+        for other in game.agents:
+            if other != agent:
+                assert not game.observe(other)["action_mask"].any()
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
+def test_illegal_actions_raise_or_end_the_game() -> None:
+    game = env(preset="classic", players=4)
+    game.reset(seed=0)
+    with pytest.raises(ValueError, match="may not play"):
+        game.step(0)
+    wrapped = env(preset="classic", players=4, illegal_reward=-50)
+    wrapped.reset(seed=0)
+    mask = wrapped.last()[0]["action_mask"]
+    wrapped.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(wrapped.terminations.values())
+    assert min(wrapped.rewards.values()) == -50
+
+
+def test_open_ended_games_are_truncated() -> None:
+    game = env(preset="boerenbridge", players=4, max_hands=1)
+    _totals, state = play_random(game, seed=2)
+    assert not state.is_terminal() and state.hand_index == 1
+
+
+def test_render_shows_public_information_only() -> None:
+    game = env(preset="classic", players=4, render_mode="ansi")
+    game.reset(seed=1)
+    text = game.render()
+    assert "hand 1 of 19" in text and "totals: 0 0 0 0" in text
+    assert "seat" not in text  # no hand is shown
