@@ -1,5 +1,10 @@
-"""Test set-up shared by the tests and the doctests: English messages, helpers importable."""
+"""Test set-up shared by the tests and the doctests: English messages, helpers importable.
 
+The doctests of the machine-learning integrations need the ``rl`` extra; without it (a plain
+``pip install -e .``) they are not collected.
+"""
+
+import importlib.util
 import os
 import sys
 
@@ -9,3 +14,7 @@ os.environ["OHHELL_LANG"] = "en"
 from ohhell.i18n import set_language  # noqa: E402
 
 set_language("en")
+
+collect_ignore: list[str] = []
+if not all(importlib.util.find_spec(name) for name in ("numpy", "pettingzoo", "gymnasium", "pyspiel")):
+    collect_ignore.append("ohhell/integrations")

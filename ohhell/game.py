@@ -164,6 +164,9 @@ class Game:
         ``first_dealer`` is given (as a record gives it)."""
         return State(self, first_dealer)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Game, (self.rules,))
+
     def __repr__(self) -> str:
         return f"Game({self.rules!r})"
 

@@ -29,19 +29,23 @@ Never the other hands, the undealt stock or the shuffled pack.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ohhell.actions import Action, Play, action_to_json, make_play
+from ohhell.actions import Action, Play, action_from_json, action_to_json, make_play
 from ohhell.cards import (
     HIDDEN_CARD,
     Card,
     Suit,
     card_name,
     cards_of,
+    parse_card,
+    parse_suit,
     sort_for_display,
     suit_letter,
 )
+from ohhell.errors import InvalidCardError, OhHellError
 from ohhell.game import CHANCE_PHASES, HandResult, Phase, State
 from ohhell.rules import Rules
 
@@ -133,6 +137,11 @@ class SeatView:
         out = [pair for trick in self.completed_tricks for pair in trick.cards]
         out.extend(self.current_trick)
         return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatView:
+        """The view of its JSON form; the inverse of :meth:`to_json` (``ValueError`` if malformed)."""
+        return view_from_json(data)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (cards in record notation, suits as letters)."""
@@ -296,3 +305,61 @@ def _visible_bids(state: State, seat: int | None) -> tuple[tuple[int | None, ...
     if not secret:
         return tuple(state.bids), has_bid
     return tuple(bid if other == seat else None for other, bid in enumerate(state.bids)), has_bid
+
+
+# -- views from JSON (the other side of a protocol) -----------------------------------------
+
+
+def _card(text: str) -> Card:
+    return HIDDEN_CARD if text == "??" else parse_card(text)
+
+
+def _trick(pairs: Iterable[Any]) -> tuple[tuple[int, Card], ...]:
+    return tuple((int(seat), _card(card)) for seat, card in pairs)
+
+
+def _suit_or_none(text: str | None) -> int | None:
+    if text is None:
+        return None
+    return 4 if text == "X" else parse_suit(text)
+
+
+def view_from_json(data: dict[str, Any]) -> SeatView:
+    """The :class:`~ohhell.views.SeatView` of its JSON form (``SeatView.to_json()``): how a
+    program on the other side of the protocol gets a view back. Raises ``ValueError`` for a
+    malformed view.
+    """
+    try:
+        rules = Rules.from_json(data["rules"])
+        summaries = tuple(
+            HandSummary(index=int(hand["index"]), dealer=int(hand["dealer"]), size=int(hand["size"]),
+                        trump=_suit_or_none(hand["trump"]),
+                        turn_up=_card(hand["turn_up"]) if hand["turn_up"] is not None else None,
+                        bids=tuple(hand["bids"]), tricks=tuple(hand["tricks"]), scores=tuple(hand["scores"]),
+                        totals=tuple(hand["totals"]),
+                        plays=_trick(hand["plays"]) if hand["plays"] is not None else None)
+            for hand in data["finished_hands"])
+        return SeatView(
+            seat=data["seat"], rules=rules, version=int(data["version"]), phase=Phase[str(data["phase"]).upper()],
+            hand_index=int(data["hand_index"]), hand_count=data["hand_count"], dealer=data["dealer"],
+            first_dealer=data["first_dealer"], draws=_trick(data["draws"]), hand_size=int(data["hand_size"]),
+            dealt=bool(data["dealt"]), trump=_suit_or_none(data["trump"]),
+            turn_up=_card(data["turn_up"]) if data["turn_up"] is not None else None,
+            hand=tuple(_card(card) for card in data["hand"]),
+            visible_hands={int(seat): tuple(_card(card) for card in cards)
+                           for seat, cards in data["visible_hands"].items()},
+            hand_counts=tuple(data["hand_counts"]), bid_order=tuple(data["bid_order"]), bids=tuple(data["bids"]),
+            has_bid=tuple(data["has_bid"]), bidding_complete=bool(data["bidding_complete"]),
+            tricks_won=tuple(data["tricks_won"]),
+            completed_tricks=tuple(CompletedTrick(int(t["leader"]), _trick(t["cards"]), int(t["winner"]))
+                                   for t in data["completed_tricks"]),
+            current_trick=_trick(data["current_trick"]), trick_suit=_suit_or_none(data["trick_suit"]),
+            joker_high=data["joker_high"], turn=data["turn"], actors=tuple(data["actors"]),
+            legal_actions=tuple(action_from_json(action) for action in data["legal_actions"]),
+            forbidden_bid=data["forbidden_bid"], can_change_bid=bool(data["can_change_bid"]),
+            totals=tuple(data["totals"]), finished_hands=summaries, game_over=bool(data["game_over"]),
+            winners=tuple(data["winners"]), blind=bool(data.get("blind", False)),
+            scoresheet=bool(data.get("scoresheet", False)),
+        )
+    except (KeyError, TypeError, AttributeError, InvalidCardError, OhHellError) as error:
+        raise ValueError(f"not a seat view: {error!r}") from error

@@ -77,6 +77,10 @@ class Bot(abc.ABC):
         """The action with estimates; by default just the action."""
         return Suggestion(self.choose(view))
 
+    def game_over(self, view: SeatView) -> None:  # noqa: B027 - most bots need not know
+        """Told once when the game ends, with the seat's final view (an external bot passes
+        the result on to its program)."""
+
     def close(self) -> None:  # noqa: B027 - most bots hold nothing
         """Release anything the bot holds (an external process)."""
 

@@ -47,6 +47,7 @@ def play_game(rules: Rules | State, bots: Sequence[Bot], seed: int | None = None
 
     Chance comes from ``random.Random(seed)``. ``listener`` sees every action applied;
     ``until`` stops early when it returns true. An illegal answer raises :class:`BotError`.
+    At the end every bot's :meth:`~ohhell.bots.base.Bot.game_over` is called.
     """
     state = rules if isinstance(rules, State) else Game(rules).new_initial_state()
     if len(bots) != state.num_players:
@@ -64,6 +65,9 @@ def play_game(rules: Rules | State, bots: Sequence[Bot], seed: int | None = None
                 from error
         if listener is not None:
             listener(state, action)
+    if state.is_terminal():
+        for seat, bot in enumerate(bots):
+            bot.game_over(seat_view(state, seat))
     return state
 
 

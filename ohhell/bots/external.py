@@ -38,7 +38,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
@@ -46,12 +46,10 @@ import click
 
 from ohhell.actions import Action, Bid, action_from_json, action_to_json, parse_action
 from ohhell.bots.base import Bot, Budget, forward_actions
-from ohhell.cards import HIDDEN_CARD, Card, parse_card, parse_suit
-from ohhell.errors import InvalidCardError, OhHellError
-from ohhell.game import Phase
+from ohhell.errors import OhHellError
 from ohhell.i18n import _
 from ohhell.rules import Rules
-from ohhell.views import CompletedTrick, HandSummary, SeatView
+from ohhell.views import SeatView, view_from_json
 
 PROTOCOL_VERSION: Final = 1
 DEFAULT_TIMEOUT: Final = 10.0
@@ -485,64 +483,6 @@ class ExternalBot(Bot):
         incident = Incident(failure.kind, message, view.seat, view.hand_index, request, stderr)
         self.incidents.append(incident)
         log.warning("%s", message)
-
-
-# -- views from JSON ---------------------------------------------------------------------------
-
-
-def _card(text: str) -> Card:
-    return HIDDEN_CARD if text == "??" else parse_card(text)
-
-
-def _trick(pairs: Iterable[Any]) -> tuple[tuple[int, Card], ...]:
-    return tuple((int(seat), _card(card)) for seat, card in pairs)
-
-
-def _suit_or_none(text: str | None) -> int | None:
-    if text is None:
-        return None
-    return 4 if text == "X" else parse_suit(text)
-
-
-def view_from_json(data: dict[str, Any]) -> SeatView:
-    """The :class:`~ohhell.views.SeatView` of its JSON form (``SeatView.to_json()``): how a
-    program on the other side of the protocol gets a view back. Raises ``ValueError`` for a
-    malformed view.
-    """
-    try:
-        rules = Rules.from_json(data["rules"])
-        summaries = tuple(
-            HandSummary(index=int(hand["index"]), dealer=int(hand["dealer"]), size=int(hand["size"]),
-                        trump=_suit_or_none(hand["trump"]),
-                        turn_up=_card(hand["turn_up"]) if hand["turn_up"] is not None else None,
-                        bids=tuple(hand["bids"]), tricks=tuple(hand["tricks"]), scores=tuple(hand["scores"]),
-                        totals=tuple(hand["totals"]),
-                        plays=_trick(hand["plays"]) if hand["plays"] is not None else None)
-            for hand in data["finished_hands"])
-        return SeatView(
-            seat=data["seat"], rules=rules, version=int(data["version"]), phase=Phase[str(data["phase"]).upper()],
-            hand_index=int(data["hand_index"]), hand_count=data["hand_count"], dealer=data["dealer"],
-            first_dealer=data["first_dealer"], draws=_trick(data["draws"]), hand_size=int(data["hand_size"]),
-            dealt=bool(data["dealt"]), trump=_suit_or_none(data["trump"]),
-            turn_up=_card(data["turn_up"]) if data["turn_up"] is not None else None,
-            hand=tuple(_card(card) for card in data["hand"]),
-            visible_hands={int(seat): tuple(_card(card) for card in cards)
-                           for seat, cards in data["visible_hands"].items()},
-            hand_counts=tuple(data["hand_counts"]), bid_order=tuple(data["bid_order"]), bids=tuple(data["bids"]),
-            has_bid=tuple(data["has_bid"]), bidding_complete=bool(data["bidding_complete"]),
-            tricks_won=tuple(data["tricks_won"]),
-            completed_tricks=tuple(CompletedTrick(int(t["leader"]), _trick(t["cards"]), int(t["winner"]))
-                                   for t in data["completed_tricks"]),
-            current_trick=_trick(data["current_trick"]), trick_suit=_suit_or_none(data["trick_suit"]),
-            joker_high=data["joker_high"], turn=data["turn"], actors=tuple(data["actors"]),
-            legal_actions=tuple(action_from_json(action) for action in data["legal_actions"]),
-            forbidden_bid=data["forbidden_bid"], can_change_bid=bool(data["can_change_bid"]),
-            totals=tuple(data["totals"]), finished_hands=summaries, game_over=bool(data["game_over"]),
-            winners=tuple(data["winners"]), blind=bool(data.get("blind", False)),
-            scoresheet=bool(data.get("scoresheet", False)),
-        )
-    except (KeyError, TypeError, AttributeError, InvalidCardError, OhHellError) as error:
-        raise ValueError(f"not a seat view: {error!r}") from error
 
 
 # -- one of our bots behind the protocol ----------------------------------------------------------
