@@ -134,6 +134,8 @@ class HandResult:
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
     totals: tuple[int, ...]
+    trick_winners: tuple[int, ...] = ()
+    """The winner of each trick in order (empty for a hand played with real cards)."""
 
 
 class Game:
@@ -1113,6 +1115,7 @@ class State:
             deal=self.deal, bids=tuple(self.bids), bid_order=self.bid_order,
             plays=None if self.scoresheet else tuple(self.plays), joker_high=self.joker_high,
             tricks=tuple(self.tricks_won), scores=scores, totals=tuple(self.totals),
+            trick_winners=() if self.scoresheet else tuple(self.trick_winners),
         ))
         self._next_hand()
 

@@ -23,6 +23,7 @@ number of players and the knobs that differ from the preset (:meth:`Rules.to_jso
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -267,15 +268,23 @@ class Rules:
         >>> Rules(players=5, must_trump=True).to_json()
         {'preset': 'classic', 'players': 5, 'must_trump': True}
         """
-        base = preset(self.preset, players=self.players)
+        data: dict[str, Any] = json.loads(self._json_text)
+        return data
+
+    @cached_property
+    def _json_text(self) -> str:
+        # Computed once: views (built after every action) carry the rules.
+        base = preset(self.preset, players=self.players, real_cards=self.real_cards)
         out: dict[str, Any] = {"preset": self.preset, "players": self.players}
+        if self.real_cards:
+            out["real_cards"] = True
         for f in dataclasses.fields(self):
-            if f.name in ("players", "preset"):
+            if f.name in ("players", "preset", "real_cards"):
                 continue
             value = getattr(self, f.name)
             if value != getattr(base, f.name):
                 out[f.name] = _knob_to_json(value)
-        return out
+        return json.dumps(out)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Rules:
@@ -574,7 +583,8 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
     """
     found = find_preset(name)
     real_cards = overrides.get("real_cards") is True
-    if _is_int(players) and players not in found.players and not (real_cards and found.name == "classic"):
+    # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players.
+    if _is_int(players) and players not in found.players and not real_cards:
         allowed = " or ".join(str(n) for n in found.players) if len(found.players) <= 2 else (
             f"{found.players[0]} to {found.players[-1]}")
         raise RulesError("players", f"{found.name} is played by {allowed} players, not {players}")

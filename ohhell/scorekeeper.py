@@ -265,6 +265,11 @@ class ScoreSheet:
 
         self._change(change)
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a change to take back."""
+        return bool(self._history)
+
     def undo(self) -> None:
         """Take back the last change."""
         if not self._history:

@@ -77,6 +77,10 @@ class HandSummary:
     totals: tuple[int, ...]
     plays: tuple[tuple[int, Card], ...] | None
     """Every card played with its player, or ``None`` for a hand played with real cards."""
+    trick_winners: tuple[int, ...] = ()
+    """The winner of each trick in order (empty for a hand played with real cards)."""
+    joker_high: bool | None = None
+    """How the first joker of the hand was declared (high-low jokers), if one was played."""
 
 
 @dataclass(frozen=True)
@@ -196,26 +200,54 @@ def _suit(suit: Suit | None) -> str | None:
     return suit_letter(suit) if suit is not None else None
 
 
+_SUMMARY_JSON: dict[int, tuple[HandSummary, dict[str, Any]]] = {}
+
+
 def _summary_json(hand: HandSummary) -> dict[str, Any]:
+    """The JSON of a finished hand (cached: it never changes; callers must not modify it)."""
+    cached = _SUMMARY_JSON.get(id(hand))
+    if cached is not None and cached[0] is hand:
+        return cached[1]
+    if len(_SUMMARY_JSON) > 20_000:
+        _SUMMARY_JSON.clear()
+    data = _build_summary_json(hand)
+    _SUMMARY_JSON[id(hand)] = (hand, data)
+    return data
+
+
+def _build_summary_json(hand: HandSummary) -> dict[str, Any]:
     return {
         "index": hand.index, "dealer": hand.dealer, "size": hand.size, "trump": _suit(hand.trump),
         "turn_up": card_name(hand.turn_up) if hand.turn_up is not None else None,
         "bids": list(hand.bids), "tricks": list(hand.tricks), "scores": list(hand.scores),
         "totals": list(hand.totals),
         "plays": [[seat, card_name(card)] for seat, card in hand.plays] if hand.plays is not None else None,
+        "trick_winners": list(hand.trick_winners), "joker_high": hand.joker_high,
     }
+
+
+_SUMMARIES: dict[int, tuple[HandResult, HandSummary]] = {}
+"""Summaries of finished hands by the id of their (immutable) result: views are built for every
+seat after every action, and a finished hand never changes."""
 
 
 def summarize_hand(result: HandResult, players: int) -> HandSummary:
     """The public summary of a finished hand."""
+    cached = _SUMMARIES.get(id(result))
+    if cached is not None and cached[0] is result:
+        return cached[1]
     plays: tuple[tuple[int, Card], ...] | None = None
     if result.plays is not None:
         plays = tuple(_seats_of_plays(result, players))
-    return HandSummary(
+    summary = HandSummary(
         index=result.index, dealer=result.dealer, size=result.size, trump=result.trump,
         turn_up=result.turn_up, bids=result.bids, tricks=result.tricks, scores=result.scores,
-        totals=result.totals, plays=plays,
+        totals=result.totals, plays=plays, trick_winners=result.trick_winners, joker_high=result.joker_high,
     )
+    if len(_SUMMARIES) > 20_000:
+        _SUMMARIES.clear()
+    _SUMMARIES[id(result)] = (result, summary)
+    return summary
 
 
 def _seats_of_plays(result: HandResult, players: int) -> list[tuple[int, Card]]:
@@ -337,7 +369,8 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
                         turn_up=_card(hand["turn_up"]) if hand["turn_up"] is not None else None,
                         bids=tuple(hand["bids"]), tricks=tuple(hand["tricks"]), scores=tuple(hand["scores"]),
                         totals=tuple(hand["totals"]),
-                        plays=_trick(hand["plays"]) if hand["plays"] is not None else None)
+                        plays=_trick(hand["plays"]) if hand["plays"] is not None else None,
+                        trick_winners=tuple(hand.get("trick_winners", ())), joker_high=hand.get("joker_high"))
             for hand in data["finished_hands"])
         return SeatView(
             seat=data["seat"], rules=rules, version=int(data["version"]), phase=Phase[str(data["phase"]).upper()],

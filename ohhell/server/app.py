@@ -1,0 +1,527 @@
+"""The Starlette application: pages, the HTTP API and the WebSocket.
+
+HTTP (JSON) for what happens once — creating a table, taking a seat, the scorekeeper,
+exporting a record — and one WebSocket per open page for the game itself
+(``docs/protocol.md``). Every page is the same single-page client from
+``ohhell/server/static``; the browser needs nothing from outside the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import sys
+import time
+import typing
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ohhell.errors import OhHellError, RulesError
+from ohhell.explain import describe_rules
+from ohhell.i18n import N_, _, normalize_language, translations
+from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
+from ohhell.scorekeeper import ScoreError, ScoreSheet
+from ohhell.server.config import ServerConfig
+from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from ohhell.server.sheets import SheetService, sheet_json
+from ohhell.server.store import Store, StoreError
+from ohhell.server.tables import OPEN, Connection, LiveTable, TableManager, normalize_code
+from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
+
+log = logging.getLogger("ohhell.server")
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_BODY: Final = 16384
+"""The largest HTTP request body the API reads."""
+WEB_KNOBS: Final = tuple(KNOB_LABELS)
+"""The rule knobs a table's creator may set (``real_cards`` is the scorekeeper's)."""
+
+
+class Server:
+    """What the application holds while it runs: the store, the tables, the sheets."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.store = Store(config.database, sqlite_sync=config.sqlite_sync)
+        self.tables = TableManager(self.store, config)
+        self.sheets = SheetService(self.store)
+        self._created: dict[str, deque[float]] = defaultdict(deque)
+
+    async def start(self) -> None:
+        # Bots think (and PostgreSQL commits) in threads; hand the GIL back to the event loop
+        # within a millisecond rather than Python's default five, so no message waits on them.
+        sys.setswitchinterval(0.001)
+        self.store.start()
+        count = await self.tables.load()
+        if count:
+            log.info("resumed %d tables", count)
+
+    def stop(self) -> None:
+        self.tables.close()
+        self.store.close()
+
+    def may_create(self, address: str) -> bool:
+        """At most ``max_tables_per_minute`` tables (or sheets) per address per minute."""
+        stamps = self._created[address]
+        now = time.monotonic()
+        while stamps and now - stamps[0] > 60:
+            stamps.popleft()
+        if len(stamps) >= self.config.max_tables_per_minute:
+            return False
+        stamps.append(now)
+        return True
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _language(request: Request) -> str:
+    asked = request.query_params.get("lang")
+    return normalize_language(asked) if asked else pick_language(request.headers.get("accept-language"))
+
+
+def _t(language: str, message: str) -> str:
+    """``message`` (marked with ``N_``) in ``language``."""
+    return translations(language).gettext(message)
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ValueError("too large")
+    data = json.loads(raw or b"{}")
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return data
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def _name(value: Any, limit: int) -> str | None:
+    if not isinstance(value, str):
+        return None
+    name = " ".join(value.split())[:limit]
+    return name or None
+
+
+def knob_schema() -> list[dict[str, Any]]:
+    """The rule knobs a table form offers: name, kind (``choice``, ``bool``, ``int``,
+    ``number``, ``json``), the choices, whether it may be empty."""
+    hints = typing.get_type_hints(Rules)
+    out = []
+    for f in dataclasses.fields(Rules):
+        if f.name not in WEB_KNOBS:
+            continue
+        hint = hints[f.name]
+        args = typing.get_args(hint)
+        entry: dict[str, Any] = {"name": f.name, "optional": type(None) in args}
+        if hint is bool:
+            entry["kind"] = "bool"
+        elif typing.get_origin(hint) is typing.Literal:
+            entry.update(kind="choice", choices=list(args))
+        elif f.name == "max_size":
+            literal = next(arg for arg in args if typing.get_origin(arg) is typing.Literal)
+            entry.update(kind="choice", choices=list(typing.get_args(literal)), number=True)
+        elif f.name == "fixed_trump":
+            entry.update(kind="choice", choices=["S", "H", "D", "C"])
+        elif int in args or hint is int:
+            entry["kind"] = "int"
+        elif float in args:
+            entry["kind"] = "number"
+        else:
+            entry["kind"] = "json"
+        out.append(entry)
+    return out
+
+
+def _knob_value(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_knob_value(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [getattr(value, f.name) for f in dataclasses.fields(value)]
+    return value
+
+
+def rules_from_request(data: dict[str, Any], real_cards: bool = False) -> Rules:
+    """Rules from a form: ``preset``, ``players`` and ``knobs`` (only the offered ones)."""
+    name = data.get("preset", "classic")
+    players = data.get("players", 4)
+    knobs = data.get("knobs") or {}
+    if not isinstance(name, str) or not isinstance(players, int) or not isinstance(knobs, dict):
+        raise RulesError("rules", _("give a preset name, a number of players and an object of knobs"))
+    for knob in knobs:
+        if knob not in WEB_KNOBS:
+            raise RulesError(str(knob), _("this rule cannot be set here"))
+    if real_cards:
+        knobs = {**knobs, "real_cards": True}
+    return preset(name, players=players, **knobs)
+
+
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    knobs = {f.name: _knob_value(getattr(rules, f.name)) for f in dataclasses.fields(rules) if f.name in WEB_KNOBS}
+    return {"record": rules.to_json(), "knobs": knobs, "hand_sizes": [plan.size for plan in rules.hand_plans()],
+            "described": [list(pair) for pair in describe_rules(rules)]}
+
+
+# ----------------------------------------------------------------------------- pages
+
+
+async def page(request: Request) -> Response:
+    """The single-page client (every page path)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    language = _language(request)
+    return HTMLResponse(html.replace("{{LANG}}", language),
+                        headers={"Cache-Control": "no-cache", "Content-Language": language})
+
+
+async def i18n(request: Request) -> Response:
+    language = str(request.path_params["lang"]).removesuffix(".json")
+    return JSONResponse(client_catalog(normalize_language(language)), headers={"Cache-Control": "no-cache"})
+
+
+async def api_config(request: Request) -> Response:
+    """The presets, the knobs, the bot levels: what the lobby's forms offer."""
+    server = _server(request)
+    language = _language(request)
+    catalog = translations(language)
+    presets = []
+    for name, found in PRESETS.items():
+        presets.append({"name": name, "summary": catalog.gettext(found.summary), "players": list(found.players)})
+    return JSONResponse({"presets": presets, "knobs": knob_schema(), "levels": server.tables.levels,
+                         "stand_in": server.tables.stand_in_level, "min_players": MIN_PLAYERS,
+                         "max_players": MAX_PLAYERS, "max_timer": server.config.max_timer})
+
+
+async def api_rules(request: Request) -> Response:
+    """Check a preset and knobs; the knobs' values and the rules in plain words."""
+    language = _language(request)
+    try:
+        data = await _body(request)
+    except ValueError:
+        return _error(400, _("send a JSON object"))
+    with speaking(language):
+        try:
+            rules = rules_from_request(data, real_cards=bool(data.get("real_cards")))
+        except (RulesError, TypeError, ValueError) as error:
+            knob = getattr(error, "knob", None)
+            return _error(400, str(error), knob=knob)
+        return JSONResponse(_rules_json(rules))
+
+
+async def api_create_table(request: Request) -> Response:
+    server = _server(request)
+    language = _language(request)
+    if not server.may_create(_client(request)):
+        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
+    try:
+        data = await _body(request)
+    except ValueError:
+        return _error(400, _("send a JSON object"))
+    with speaking(language):
+        name = _name(data.get("name"), server.config.max_name_length)
+        if name is None:
+            return _error(400, _("Please enter your name."))
+        try:
+            rules = rules_from_request(data)
+        except (RulesError, TypeError, ValueError) as error:
+            return _error(400, str(error), knob=getattr(error, "knob", None))
+        others = data.get("seats", [OPEN] * (rules.players - 1))
+        timer = data.get("timer", server.config.default_timer)
+        if not isinstance(others, list) or not all(isinstance(level, str) for level in others):
+            return _error(400, _("seats must be a list of bot levels or \"open\""))
+        if not isinstance(timer, (int, float)) or isinstance(timer, bool) or not 0 <= timer <= server.config.max_timer:
+            return _error(400, _("the turn timer must be from 0 to %(max)d seconds")
+                          % {"max": server.config.max_timer})
+        stand_in = data.get("stand_in")
+        try:
+            table, token = await server.tables.create(rules, name, others, float(timer),
+                                                      stand_in if isinstance(stand_in, str) else None)
+        except OhHellError as error:
+            return _error(400, str(error))
+        except StoreError:
+            return _error(503, _("the server could not save the table; try again"))
+    return JSONResponse({"code": table.code, "seat": 0, "token": token, "table": table.summary()})
+
+
+async def _table(request: Request) -> LiveTable | None:
+    return await _server(request).tables.get(normalize_code(str(request.path_params["code"])))
+
+
+async def api_table(request: Request) -> Response:
+    table = await _table(request)
+    if table is None:
+        return _error(404, _t(_language(request), N_("There is no table with that code.")))
+    return JSONResponse(table.summary())
+
+
+async def api_join(request: Request) -> Response:
+    server = _server(request)
+    language = _language(request)
+    table = await _table(request)
+    if table is None:
+        return _error(404, _t(language, N_("There is no table with that code.")))
+    if not server.may_create(_client(request)):
+        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
+    try:
+        data = await _body(request)
+    except ValueError:
+        return _error(400, _("send a JSON object"))
+    with speaking(language):
+        name = _name(data.get("name"), server.config.max_name_length)
+        if name is None:
+            return _error(400, _("Please enter your name."))
+        seat = data.get("seat")
+        try:
+            index, token = await table.join(name, seat if isinstance(seat, int) else None)
+        except OhHellError as error:
+            return _error(409, str(error))
+        except StoreError:
+            return _error(503, _("the server could not save the seat; try again"))
+    return JSONResponse({"code": table.code, "seat": index, "token": token})
+
+
+async def api_record(request: Request) -> Response:
+    """The ``ohhell/1`` record: the whole game once over, else its finished hands."""
+    table = await _table(request)
+    language = _language(request)
+    if table is None:
+        return _error(404, _t(language, N_("There is no table with that code.")))
+    with speaking(language):
+        try:
+            record = table.record()
+        except OhHellError as error:
+            return _error(409, str(error))
+    return Response(json.dumps(record, ensure_ascii=False, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="ohhell-{table.code}.json"'})
+
+
+# ----------------------------------------------------------------------------- scorekeeper
+
+
+async def api_create_sheet(request: Request) -> Response:
+    server = _server(request)
+    language = _language(request)
+    if not server.may_create(_client(request)):
+        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
+    try:
+        data = await _body(request)
+    except ValueError:
+        return _error(400, _("send a JSON object"))
+    with speaking(language):
+        names = data.get("names")
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            return _error(400, _("names must be a list of texts"))
+        names = [_name(name, server.config.max_name_length) or "" for name in names]
+        first_dealer = data.get("first_dealer", 0)
+        try:
+            rules = rules_from_request({**data, "players": len(names)}, real_cards=True)
+            if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+                raise ScoreError(_("the first dealer must be one of the players"))
+            sheet = ScoreSheet(rules, names, first_dealer)
+        except (RulesError, ScoreError, TypeError, ValueError) as error:
+            return _error(400, str(error))
+        try:
+            sheet_id = await server.sheets.create(sheet)
+        except StoreError:
+            return _error(503, _("the server could not save the sheet; try again"))
+    return JSONResponse(sheet_json(sheet_id, sheet))
+
+
+async def api_sheet(request: Request) -> Response:
+    server = _server(request)
+    sheet_id = str(request.path_params["sheet"])
+    sheet = await server.sheets.get(sheet_id)
+    if sheet is None:
+        return _error(404, _t(_language(request), N_("There is no such scoresheet.")))
+    kind = request.query_params.get("format")
+    if kind == "record":
+        return Response(json.dumps(sheet.record, ensure_ascii=False, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": 'attachment; filename="ohhell-scoresheet.json"'})
+    if kind == "csv":
+        with speaking(_language(request)):
+            text = sheet.to_csv()
+        return Response(text, media_type="text/csv",
+                        headers={"Content-Disposition": 'attachment; filename="ohhell-scoresheet.csv"'})
+    return JSONResponse(sheet_json(sheet_id, sheet))
+
+
+async def api_change_sheet(request: Request) -> Response:
+    server = _server(request)
+    language = _language(request)
+    sheet_id = str(request.path_params["sheet"])
+    try:
+        data = await _body(request)
+    except ValueError:
+        return _error(400, _("send a JSON object"))
+    try:
+        sheet = await server.sheets.change(sheet_id, data, language)
+    except KeyError:
+        return _error(404, _t(language, N_("There is no such scoresheet.")))
+    except ScoreError as error:
+        return _error(400, str(error))
+    except StoreError:
+        return _error(503, _t(language, N_("The server could not save that; try again.")))
+    return JSONResponse(sheet_json(sheet_id, sheet))
+
+
+# ----------------------------------------------------------------------------- the WebSocket
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    """One client: a hello (table code, and a seat token or none for a spectator), then
+    actions, hints and so on; see ``docs/protocol.md``."""
+    server: Server = websocket.app.state.server
+    config = server.config
+    await websocket.accept()
+    conn = Connection(pick_language(websocket.headers.get("accept-language")), config)
+    sender = asyncio.create_task(_send_loop(websocket, conn))
+    background: set[asyncio.Task[None]] = set()
+    violations = 0
+    try:
+        while not conn.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            if not conn.bucket.take():
+                violations += 1
+                conn.push(error_message("rate-limited", conn.language))
+                if violations > 50:
+                    break
+                continue
+            try:
+                parsed = parse_client_message(raw, config.max_message_bytes)
+                await _dispatch(server, conn, parsed, background)
+            except ProtocolError as error:
+                version = conn.table.version if conn.table is not None else None
+                conn.push(error_message(error.code, conn.language, error.detail, error.message_id, version))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn.table is not None:
+            conn.table.detach(conn)
+        conn.close()
+        for task in background:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await sender
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:  # the client went away; the receive loop ends too
+        conn.closed = True
+    with contextlib.suppress(Exception):
+        await websocket.close()
+
+
+async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
+                    background: set[asyncio.Task[None]]) -> None:
+    table = conn.table
+    kind = message.kind
+    if kind == "ping":
+        conn.push({"type": "pong", "id": message.message_id,
+                   "version": table.version if table is not None else None})
+        return
+    if table is None:
+        if kind != "hello":
+            raise ProtocolError("hello-first", message_id=message.message_id)
+        language = message.data.get("lang")
+        if isinstance(language, str):
+            conn.language = normalize_language(language)
+        found = await server.tables.get(str(message.data["table"]))
+        if found is None:
+            raise ProtocolError("no-such-table", message_id=message.message_id)
+        token = message.data.get("token")
+        await found.attach(conn, token if isinstance(token, str) and token else None)
+        return
+    if kind == "hello":
+        raise ProtocolError("bad-field", "hello", message.message_id)
+    handlers: dict[str, Callable[[], Awaitable[None]]] = {
+        "act": lambda: table.act(conn, message),
+        "start": lambda: table.start(conn),
+        "back": lambda: table.back(conn),
+        "history": lambda: table.history(conn),
+    }
+    if kind == "hint":
+        async def hint() -> None:
+            try:
+                await table.hint(conn, message)
+            except ProtocolError as error:
+                table.send_error(conn, error)
+
+        task = asyncio.create_task(hint())
+        background.add(task)
+        task.add_done_callback(background.discard)
+        return
+    await handlers[kind]()
+
+
+# ----------------------------------------------------------------------------- the application
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The web application (its lifespan opens the database and resumes every table)."""
+    config = config or ServerConfig()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server = Server(config)
+        app.state.server = server
+        await server.start()
+        try:
+            yield
+        finally:
+            server.stop()
+
+    routes = [
+        Route("/", page),
+        Route("/t/{code}", page),
+        Route("/score", page),
+        Route("/score/{sheet}", page),
+        Route("/i18n/{lang}", i18n),
+        Route("/api/config", api_config),
+        Route("/api/rules", api_rules, methods=["POST"]),
+        Route("/api/tables", api_create_table, methods=["POST"]),
+        Route("/api/tables/{code}", api_table),
+        Route("/api/tables/{code}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{code}/record", api_record),
+        Route("/api/sheets", api_create_sheet, methods=["POST"]),
+        Route("/api/sheets/{sheet}", api_sheet),
+        Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),
+        WebSocketRoute("/ws", websocket_endpoint),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,493 @@
+"""The database of the web app: tables, seats, the action log, scoresheets.
+
+One schema, written with SQLAlchemy Core, serves SQLite (the default, a file in the
+current directory) and PostgreSQL (``postgresql://user:password@host/db``, through
+psycopg 3).
+
+What is stored is what a game needs to come back exactly after any stop, ``kill -9``
+included: a table's rules, settings and seats (names, bot levels, the SHA-256 of each seat's
+secret token — never the token), and its **action log**: every action the engine accepted,
+chance included (the cut, each shuffle and cut of the pack), in order. A table is rebuilt
+by replaying its log through the engine.
+
+Writes are committed in order, in batches: whatever is waiting when a commit starts joins it
+(*group commit*), so a busy server makes few, larger transactions, while each caller still
+learns only after its own write is durable. Commits happen in one writer thread (or, for
+SQLite with ``sqlite_sync="normal"``, in the event loop's thread once per turn of the loop):
+
+>>> import asyncio, tempfile, os
+>>> async def demo(path: str) -> list[str]:
+...     store = Store(f"sqlite:///{path}")
+...     store.start()
+...     await store.create_table(TableRow("ABC234", 1.0, "waiting", {"preset": "classic", "players": 3}, {}),
+...                              [SeatRow(0, "human", None, "Ann", "hash")])
+...     await store.append_actions("ABC234", [(0, {"type": "draw", "seat": 0, "card": "AS"})])
+...     store.close()
+...     return [row.id for row in Store(f"sqlite:///{path}").load_tables()]
+>>> with tempfile.TemporaryDirectory() as folder:
+...     asyncio.run(demo(os.path.join(folder, "demo.db")))
+['ABC234']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.pool import ConnectionPoolEntry
+
+log = logging.getLogger("ohhell.server.store")
+
+T = TypeVar("T")
+
+SCHEMA_VERSION: Final = 1
+
+metadata = MetaData()
+
+game_tables = Table(
+    "ohhell_tables", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+)
+"""One row per table: its code, status (``waiting``, ``playing``, ``finished``), the rules
+(the record's ``rules`` object) and settings (timer, host seat…), both JSON."""
+
+seats = Table(
+    "ohhell_seats", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+"""One row per seat: ``open`` (waiting for a person), ``human`` or ``bot`` (with its level)."""
+
+actions = Table(
+    "ohhell_actions", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("action", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""The action log: ``seq`` is the action's index in the game's history (its version before it)."""
+
+sheets = Table(
+    "ohhell_sheets", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("record", Text, nullable=False),
+)
+"""Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON."""
+
+schema_info = Table(
+    "ohhell_schema", metadata,
+    Column("version", Integer, primary_key=True),
+)
+
+
+class StoreError(RuntimeError):
+    """The database refused a write (the action it carried is not accepted)."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table as stored (rules and settings decoded)."""
+
+    id: str
+    created: float
+    status: str
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredTable:
+    """Everything stored about one table: enough to rebuild it exactly."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL of a ``--database`` value: PostgreSQL URLs go through psycopg 3.
+
+    >>> database_url("postgresql://u@localhost/db"), database_url("postgres://h/db")
+    ('postgresql+psycopg://u@localhost/db', 'postgresql+psycopg://h/db')
+    >>> database_url("sqlite:///ohhell.db")
+    'sqlite:///ohhell.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+SQLITE_SYNC: Final = ("full", "normal")
+"""How SQLite commits: ``full`` (the default) fsyncs every commit, so a committed action
+survives even a power cut; ``normal`` (WAL) skips the fsync: a committed action survives the
+server's death, ``kill -9`` included, but not the machine's."""
+
+
+def _sqlite_pragmas(sync: str) -> Callable[[DBAPIConnection, ConnectionPoolEntry], None]:
+    def set_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        # WAL lets readers run beside the writer; commits are batched, so the fsync of
+        # synchronous=FULL is paid once per batch, not once per action.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL" if sync == "full" else "PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return set_pragmas
+
+
+@dataclass
+class _Job:
+    """A write waiting for the writer thread: action rows to insert, or a function to run."""
+
+    rows: list[dict[str, Any]] | None
+    call: Callable[[Connection], Any] | None
+    future: asyncio.Future[Any] | None
+    loop: asyncio.AbstractEventLoop | None
+    done: threading.Event | None = None
+    result: Any = None
+    error: BaseException | None = None
+
+
+_STOP: Final = object()
+
+
+class Store:
+    """The database of a server. :meth:`start` the writer thread before writing."""
+
+    def __init__(self, url: str, max_batch: int = 2000, sqlite_sync: str = "full") -> None:
+        self.url = database_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        options: dict[str, Any] = {}
+        if not self.is_sqlite:
+            options.update(pool_size=4, max_overflow=4, pool_pre_ping=True)
+        self.engine: Engine = create_engine(self.url, **options)
+        if sqlite_sync not in SQLITE_SYNC:
+            raise StoreError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas(sqlite_sync))
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self.inline = self.is_sqlite and sqlite_sync == "normal"
+        """Commit in the event loop's own thread, once per turn of the loop (SQLite without fsync:
+        a commit costs less than handing the work to a thread and back); else in the writer
+        thread (an fsync, or PostgreSQL's round trip, that the event loop must not wait for)."""
+        self._pending: list[_Job] = []
+        self._flush_scheduled = False
+        self.commits = 0
+        """How many transactions the writer committed (for tests and the benchmark)."""
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            found = conn.execute(select(schema_info.c.version)).scalar()
+            if found is None:
+                conn.execute(schema_info.insert().values(version=SCHEMA_VERSION))
+            elif found > SCHEMA_VERSION:
+                raise StoreError(f"the database was written by a newer ohhell (schema {found}); "
+                                 f"this one knows schema {SCHEMA_VERSION}")
+
+    # ------------------------------------------------------------------ writer thread
+
+    def start(self) -> None:
+        """Start writing (the writer thread, unless commits are inline)."""
+        self._running = True
+        if self._thread is None and not self.inline:
+            self._thread = threading.Thread(target=self._writer, name="ohhell-store-writer", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Finish every write already submitted, stop the writer and close the connections."""
+        self._running = False
+        if self._pending:
+            self._flush_inline()
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join()
+            self._thread = None
+        self.engine.dispose()
+
+    def _writer(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch: list[_Job] = [first]  # type: ignore[list-item]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                    break
+                batch.append(item)  # type: ignore[arg-type]
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Job]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                self._run(conn, batch)
+            self.commits += 1
+        except Exception:  # find the write at fault: run each alone
+            log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
+            for job in batch:
+                job.result, job.error = None, None
+                try:
+                    with self.engine.begin() as conn:
+                        self._run(conn, [job])
+                    self.commits += 1
+                except Exception as error:  # reported to the caller
+                    job.error = error
+        for job in batch:
+            self._finish(job)
+
+    @staticmethod
+    def _run(conn: Connection, batch: list[_Job]) -> None:
+        pending: list[dict[str, Any]] = []
+        for job in batch:
+            if job.rows is not None:
+                pending.extend(job.rows)
+                continue
+            if pending:  # keep the order: earlier action rows before a later call
+                conn.execute(actions.insert(), pending)
+                pending = []
+            assert job.call is not None
+            job.result = job.call(conn)
+        if pending:
+            conn.execute(actions.insert(), pending)
+
+    def _flush_inline(self) -> None:
+        """Commit every write submitted during this turn of the event loop, in one transaction."""
+        self._flush_scheduled = False
+        batch, self._pending = self._pending, []
+        if batch:
+            self._commit(batch)
+
+    def _finish(self, job: _Job) -> None:
+        if job.done is not None:
+            job.done.set()
+            return
+        assert job.future is not None and job.loop is not None
+        future, result, error = job.future, job.result, job.error
+        if self.inline:
+            if not future.done():
+                if error is not None:
+                    future.set_exception(StoreError(str(error)))
+                else:
+                    future.set_result(result)
+            return
+
+        def settle() -> None:
+            if future.cancelled():
+                return
+            if error is not None:
+                future.set_exception(StoreError(str(error)))
+            else:
+                future.set_result(result)
+
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            job.loop.call_soon_threadsafe(settle)
+
+    def _submit(self, rows: list[dict[str, Any]] | None, call: Callable[[Connection], Any] | None) -> Any:
+        if not self._running:
+            raise StoreError("the store's writer is not running (call start())")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:  # a caller outside the event loop waits on a plain event
+            job = _Job(rows, call, None, None, done=threading.Event())
+            if self.inline:
+                self._commit([job])
+            else:
+                self._queue.put(job)
+            assert job.done is not None
+            job.done.wait()
+            if job.error is not None:
+                raise StoreError(str(job.error))
+            return job.result
+        future: asyncio.Future[Any] = loop.create_future()
+        if self.inline:
+            self._pending.append(_Job(rows, call, future, loop))
+            if not self._flush_scheduled:
+                self._flush_scheduled = True
+                loop.call_soon(self._flush_inline)
+        else:
+            self._queue.put(_Job(rows, call, future, loop))
+        return future
+
+    def write(self, call: Callable[[Connection], T]) -> asyncio.Future[T]:
+        """Run ``call(connection)`` in the writer's next transaction; the future is done once
+        it is committed (outside an event loop: blocks and returns the result)."""
+        result: asyncio.Future[T] = self._submit(None, call)
+        return result
+
+    # ------------------------------------------------------------------ writes
+
+    def append_actions(self, table_id: str, items: Iterable[tuple[int, dict[str, Any]]]) -> asyncio.Future[None]:
+        """Store actions ``(seq, action JSON)`` of a table; done once they are durable."""
+        now = time.time()
+        rows = [{"table_id": table_id, "seq": seq, "action": json.dumps(action, separators=(",", ":")),
+                 "created": now} for seq, action in items]
+        result: asyncio.Future[None] = self._submit(rows, None)
+        return result
+
+    def create_table(self, row: TableRow, seat_rows: Sequence[SeatRow]) -> asyncio.Future[None]:
+        """Store a new table with its seats."""
+        def call(conn: Connection) -> None:
+            conn.execute(game_tables.insert().values(
+                id=row.id, created=row.created, updated=row.created, status=row.status,
+                rules=json.dumps(row.rules), settings=json.dumps(row.settings)))
+            conn.execute(seats.insert(), [_seat_values(row.id, seat) for seat in seat_rows])
+
+        return self.write(call)
+
+    def save_seat(self, table_id: str, seat: SeatRow) -> asyncio.Future[None]:
+        """Replace one seat (a person joined, a seat was given to a bot)."""
+        def call(conn: Connection) -> None:
+            conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
+            conn.execute(seats.insert().values(**_seat_values(table_id, seat)))
+
+        return self.write(call)
+
+    def set_status(self, table_id: str, status: str, settings: dict[str, Any] | None = None) -> asyncio.Future[None]:
+        """Change a table's status (and settings)."""
+        values: dict[str, Any] = {"status": status, "updated": time.time()}
+        if settings is not None:
+            values["settings"] = json.dumps(settings)
+
+        def call(conn: Connection) -> None:
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
+
+        return self.write(call)
+
+    def save_sheet(self, sheet_id: str, record: dict[str, Any], created: bool = False) -> asyncio.Future[None]:
+        """Store a scorekeeper sheet's record (insert it if ``created``)."""
+        now = time.time()
+        text = json.dumps(record, ensure_ascii=False)
+
+        def call(conn: Connection) -> None:
+            if created:
+                conn.execute(sheets.insert().values(id=sheet_id, created=now, updated=now, record=text))
+            else:
+                conn.execute(update(sheets).where(sheets.c.id == sheet_id).values(updated=now, record=text))
+
+        return self.write(call)
+
+    # ------------------------------------------------------------------ reads (any thread)
+
+    def load_tables(self, statuses: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[StoredTable]:
+        """Every stored table (of those statuses, or those ids) with its seats and action log."""
+        with self.engine.connect() as conn:
+            query = select(game_tables)
+            if statuses is not None:
+                query = query.where(game_tables.c.status.in_(list(statuses)))
+            if ids is not None:
+                query = query.where(game_tables.c.id.in_(list(ids)))
+            found: dict[str, StoredTable] = {}
+            for row in conn.execute(query.order_by(game_tables.c.created)):
+                found[row.id] = StoredTable(TableRow(row.id, row.created, row.status, json.loads(row.rules),
+                                                     json.loads(row.settings)), [])
+            if not found:
+                return []
+            keys = list(found)
+            for chunk in _chunks(keys, 500):
+                for row in conn.execute(select(seats).where(seats.c.table_id.in_(chunk)).order_by(seats.c.seat)):
+                    found[row.table_id].seats.append(SeatRow(row.seat, row.kind, row.bot, row.name, row.token_hash))
+                query = select(actions.c.table_id, actions.c.seq, actions.c.action).where(
+                    actions.c.table_id.in_(chunk)).order_by(actions.c.table_id, actions.c.seq)
+                for row in conn.execute(query):
+                    stored = found[row.table_id]
+                    if row.seq != len(stored.actions):
+                        raise StoreError(f"table {row.table_id}: action {len(stored.actions)} is missing")
+                    stored.actions.append(json.loads(row.action))
+            return list(found.values())
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One stored table, or ``None``."""
+        found = self.load_tables(ids=[table_id])
+        return found[0] if found else None
+
+    def table_exists(self, table_id: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(game_tables.c.id).where(game_tables.c.id == table_id)).first() is not None
+
+    def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
+        """A scorekeeper sheet's record, or ``None``."""
+        with self.engine.connect() as conn:
+            text = conn.execute(select(sheets.c.record).where(sheets.c.id == sheet_id)).scalar()
+        return json.loads(text) if text is not None else None
+
+    def count_actions(self, table_id: str) -> int:
+        with self.engine.connect() as conn:
+            return len(conn.execute(select(actions.c.seq).where(actions.c.table_id == table_id)).all())
+
+
+def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
+    return {"table_id": table_id, "seat": seat.seat, "kind": seat.kind, "bot": seat.bot, "name": seat.name,
+            "token_hash": seat.token_hash}
+
+
+def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

@@ -1,0 +1,290 @@
+"""Every text of the web app, from the gettext catalogs of :mod:`ohhell.i18n`.
+
+The browser client shows no text of its own: it asks ``/i18n/{lang}.json`` for
+:func:`client_catalog`, built here from the same catalogs as the rest of ohhell, so one
+translation feeds the terminal, the server's messages and the web page alike.
+
+Texts are marked with ``N_`` (one form) and with the local ``ngettext`` marker (a
+sentence whose form depends on a number); the extractor collects both. A plural text
+reaches the client as its forms plus a table saying which form each number takes, so
+Slavic languages get their three forms without the browser knowing the plural rule.
+
+>>> catalog = client_catalog("en")
+>>> catalog["texts"]["create_table"], catalog["plurals"]["tricks_n"]
+('Create a table', ['%(count)d trick', '%(count)d tricks'])
+>>> catalog["plural_index"][:3]
+[1, 0, 1]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator
+from typing import Any, Final
+
+from ohhell.i18n import LANGUAGE_NAMES, LANGUAGES, N_, current_language, normalize_language, set_language, translations
+
+
+def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:
+    """A marker for the extractor: the two English forms of a plural text (translated later,
+    per language, by :func:`client_catalog`)."""
+    return singular, plural
+
+
+@contextlib.contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Make the engine's messages (``ohhell.i18n._``) speak ``language`` inside the block.
+
+    The server calls the engine from one event-loop thread and never awaits inside this
+    block, so the switch is seen by nobody else.
+    """
+    previous = current_language()
+    if previous == language:
+        yield
+        return
+    set_language(language)
+    try:
+        yield
+    finally:
+        set_language(previous)
+
+
+CLIENT_TEXTS: Final[dict[str, str]] = {
+    # -- the lobby
+    "app_title": N_("Oh Hell"),
+    "tagline": N_("Play Oh Hell with friends and bots. No account needed."),
+    "create_table": N_("Create a table"),
+    "your_name": N_("Your name"),
+    "preset": N_("Rules"),
+    "players": N_("Players"),
+    "seat_n": N_("Seat %(n)d"),
+    "seat_you": N_("You"),
+    "seat_open": N_("A friend (open seat)"),
+    "bot_level": N_("Bot: %(level)s"),
+    "turn_timer": N_("Turn timer"),
+    "no_timer": N_("No timer"),
+    "seconds_n": N_("%(n)d seconds"),
+    "more_rules": N_("Change any rule"),
+    "knob_default": N_("as the preset says"),
+    "create": N_("Create"),
+    "join_by_code": N_("Join a table"),
+    "code": N_("Table code"),
+    "join": N_("Join"),
+    "watch": N_("Watch"),
+    "my_tables": N_("Your tables"),
+    "scorekeeper": N_("Scorekeeper for real cards"),
+    "language": N_("Language"),
+    "rules_explained": N_("The rules in plain words"),
+    "name_required": N_("Please enter your name."),
+    "bad_code": N_("There is no table with that code."),
+    "choose_bot_levels": N_("Who sits at the table"),
+    # -- joining
+    "join_title": N_("Join table %(code)s"),
+    "take_seat": N_("Take a seat"),
+    "table_full": N_("Every seat is taken. You can watch the game."),
+    "invite": N_("Invite friends: send them this link"),
+    "copy": N_("Copy"),
+    "copied": N_("Copied"),
+    "your_link": N_("Your own link (to continue on another device; keep it secret)"),
+    "waiting_for_players": N_("Waiting for players to join…"),
+    "start_now": N_("Start now (bots take the open seats)"),
+    "only_host_starts": N_("The game starts when every seat is taken, or when the host starts it."),
+    # -- the table
+    "table_code": N_("Table %(code)s"),
+    "spectating": N_("You are watching. You see no one's cards."),
+    "hand_of": N_("Hand %(n)d of %(count)d"),
+    "hand_open": N_("Hand %(n)d"),
+    "cards_each": N_("%(n)d cards each"),
+    "dealer": N_("Dealer"),
+    "trump": N_("Trump"),
+    "no_trump": N_("No trump"),
+    "turned_card": N_("Turned card"),
+    "bid": N_("Bid"),
+    "bids": N_("Bids"),
+    "tricks": N_("Tricks"),
+    "score": N_("Score"),
+    "total": N_("Total"),
+    "your_turn": N_("Your turn"),
+    "your_bid": N_("Your bid: how many tricks will you take?"),
+    "forbidden_bid": N_("As the dealer you may not bid %(bid)d: the bids would add up to the number of cards."),
+    "change_bid": N_("Change your bid"),
+    "keep_bid": N_("Keep my bid"),
+    "waiting_for": N_("Waiting for %(name)s"),
+    "waiting_for_bids": N_("Waiting for the bids"),
+    "bid_secret": N_("Bids are secret until everyone has bid."),
+    "has_bid": N_("has bid"),
+    "current_trick": N_("This trick"),
+    "last_trick": N_("Last trick"),
+    "show_last_trick": N_("Look at the last trick"),
+    "hide_last_trick": N_("Back to the table"),
+    "won_by": N_("Won by %(name)s"),
+    "hint": N_("Hint"),
+    "hint_says": N_("A bot suggests: %(action)s"),
+    "declare_joker": N_("Your joker: high (wins the trick) or low (loses it)?"),
+    "joker_high": N_("High"),
+    "joker_low": N_("Low"),
+    "blind_hand": N_("You cannot see your own card in this hand; you see everyone else's."),
+    "play_hidden": N_("Play your card"),
+    "score_sheet": N_("Score sheet"),
+    "chart": N_("Totals after each hand"),
+    "game_over": N_("The game is over"),
+    "draws": N_("Cut for the deal"),
+    "away_notice": N_("A bot is playing for you."),
+    "im_back": N_("I'm back"),
+    "status_online": N_("online"),
+    "status_offline": N_("offline"),
+    "status_away": N_("a bot plays for them"),
+    "status_bot": N_("bot"),
+    "status_open": N_("open seat"),
+    "time_left": N_("%(seconds)d s left"),
+    "reconnecting": N_("Connection lost. Reconnecting…"),
+    "connected": N_("Connected"),
+    "history": N_("History"),
+    "replay": N_("Replay"),
+    "export_record": N_("Export the record (ohhell/1)"),
+    "export_csv": N_("Export as CSV"),
+    "previous": N_("Previous"),
+    "next": N_("Next"),
+    "deal": N_("The deal"),
+    "trick_n": N_("Trick %(n)d"),
+    "back_to_lobby": N_("Lobby"),
+    "rules": N_("Rules"),
+    "close": N_("Close"),
+    "new_game": N_("New table"),
+    "bid_word": N_("bid %(bid)d"),
+    "play_word": N_("play %(card)s"),
+    "declare_high": N_("declare the joker high"),
+    "declare_low": N_("declare the joker low"),
+    "made_probability": N_("chance of making the bid"),
+    "not_your_turn": N_("Not your turn"),
+    "game_not_started": N_("The game has not started yet."),
+    "seat_kind_bot": N_("Bot %(n)d (%(level)s)"),
+    # -- the scorekeeper
+    "sk_title": N_("Scorekeeper"),
+    "sk_intro": N_("Keep the score of a game played with real cards: enter each bid and the tricks taken."),
+    "sk_names": N_("Players, in seating order (first dealer first)"),
+    "sk_add_player": N_("Add a player"),
+    "sk_remove_player": N_("Remove"),
+    "sk_start": N_("Start the scoresheet"),
+    "sk_enter_bid": N_("%(name)s bids"),
+    "sk_enter_tricks": N_("Tricks taken"),
+    "sk_tricks_must_add_up": N_("The tricks must add up to %(n)d."),
+    "sk_save_tricks": N_("Score the hand"),
+    "sk_trump_entry": N_("Turned card or trump suit (optional)"),
+    "sk_set_trump": N_("Set"),
+    "sk_edit": N_("Edit"),
+    "sk_save": N_("Save"),
+    "sk_cancel": N_("Cancel"),
+    "sk_undo": N_("Undo"),
+    "sk_link": N_("Bookmark this page to come back to the sheet."),
+    "sk_edit_hand": N_("Edit hand %(n)d"),
+    "sk_in_progress": N_("in progress"),
+    "sk_stats": N_("Bids made"),
+    "error": N_("Error"),
+    # -- suits
+    "suit_S": N_("spades"),
+    "suit_H": N_("hearts"),
+    "suit_D": N_("diamonds"),
+    "suit_C": N_("clubs"),
+    "suit_X": N_("the other joker"),
+}
+"""The client's texts by key (the keys are the client's; the values are English source texts)."""
+
+KNOB_LABELS: Final[dict[str, str]] = {
+    "deck": N_("Deck (52, 32 cards, or 54 with two jokers)"),
+    "remove_twos_with": N_("Take out the 2s with this many players"),
+    "jokers": N_("How jokers play"),
+    "schedule": N_("Hand sizes"),
+    "max_size": N_("Largest hand"),
+    "turning_point": N_("The turning hand is played"),
+    "one_card_hand_per_player": N_("One 1-card hand per player"),
+    "hand_count": N_("Number of hands (constant hand sizes)"),
+    "hands": N_("Explicit hands: [size, trump] each"),
+    "trump": N_("How trump is chosen"),
+    "trump_rotation": N_("Trump rotation"),
+    "fixed_trump": N_("Fixed trump suit"),
+    "no_trump_last_hand": N_("No trump in the last hand"),
+    "no_trump_largest_hands": N_("No trump in the largest hands"),
+    "bidding": N_("Bidding"),
+    "hook": N_("Hook: the dealer may not make the bids add up"),
+    "bid_changes": N_("A bid may be changed until the next player bids"),
+    "no_bid_from": N_("No more bidding from this total"),
+    "first_lead": N_("Who leads first"),
+    "must_trump": N_("Must trump when unable to follow suit"),
+    "scoring": N_("Scoring"),
+    "zero_bid": N_("A made zero bid scores"),
+    "target_score": N_("Play until this exact total"),
+    "stake": N_("Money per point"),
+    "devils_bridge": N_("Devil's Bridge: in the last hand see every card but your own"),
+}
+"""A label for each rule knob the table form offers (the knobs' names are the record's)."""
+
+CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
+    "tricks_n": ngettext("%(count)d trick", "%(count)d tricks"),
+    "winners": ngettext("Winner: %(names)s", "Winners: %(names)s"),
+    "cards_n": ngettext("%(count)d card", "%(count)d cards"),
+    "points_n": ngettext("%(count)d point", "%(count)d points"),
+    "hands_n": ngettext("%(count)d hand", "%(count)d hands"),
+    "spectators_n": ngettext("%(count)d watching", "%(count)d watching"),
+}
+"""The client's plural texts by key: (singular, plural) in English."""
+
+_PLURAL_TABLE_SIZE: Final = 200
+"""Numbers 0–199 are tabled; a larger number takes the form of 100 + its last two digits
+(which holds for the plural rules of every language ohhell speaks)."""
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def client_catalog(language: str) -> dict[str, Any]:
+    """The web client's texts in ``language`` (built once per language)."""
+    language = normalize_language(language)
+    catalog = translations(language)
+    plural_of = getattr(catalog, "plural", None)
+
+    def form(n: int) -> int:
+        return int(plural_of(n)) if plural_of is not None else (0 if n == 1 else 1)
+
+    index = [form(n) for n in range(_PLURAL_TABLE_SIZE)]
+    forms_count = max(index) + 1
+    samples = [index.index(i) for i in range(forms_count)]
+    plurals = {key: [catalog.ngettext(singular, plural, n) for n in samples]
+               for key, (singular, plural) in CLIENT_PLURALS.items()}
+    return {
+        "language": language,
+        "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
+        "texts": {key: catalog.gettext(text) for key, text in CLIENT_TEXTS.items()},
+        "knobs": {key: catalog.gettext(text) for key, text in KNOB_LABELS.items()},
+        "plurals": plurals,
+        "plural_index": index,
+    }
+
+
+def pick_language(accept_language: str | None) -> str:
+    """The first language of an ``Accept-Language`` header that ohhell speaks, else English.
+
+    >>> pick_language("fr-CH, ru;q=0.9, en;q=0.8")
+    'ru'
+    >>> pick_language(None)
+    'en'
+    """
+    if not accept_language:
+        return "en"
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(accept_language.split(",")):
+        pieces = part.strip().split(";")
+        tag = pieces[0].strip()
+        quality = 1.0
+        for piece in pieces[1:]:
+            if piece.strip().startswith("q="):
+                try:
+                    quality = float(piece.strip()[2:])
+                except ValueError:
+                    quality = 0.0
+        if tag:
+            weighted.append((-quality, position, tag))
+    for _quality, _position, tag in sorted(weighted):
+        base = tag.replace("_", "-").split("-")[0].lower()
+        if base in LANGUAGES:
+            return normalize_language(base)
+    return "en"

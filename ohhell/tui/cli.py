@@ -1,0 +1,172 @@
+"""The commands ``ohhell play`` and ``ohhell score`` (registered lazily by :mod:`ohhell.cli`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ohhell.i18n import _
+
+
+def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: Any) -> Any:
+    from ohhell.cli import parse_knobs
+    from ohhell.errors import RulesError
+    from ohhell.rules import preset
+
+    knobs = parse_knobs(settings)
+    knobs.update(extra)
+    try:
+        return preset(preset_name, players=players, **knobs)
+    except RulesError as error:
+        hint = "--preset" if error.knob == "preset" else "--players" if error.knob == "players" else "--set"
+        raise click.BadParameter(str(error), param_hint=hint) from error
+
+
+@click.command()
+@click.option("--preset", "preset_name", default="classic", show_default=True, help="Preset name (see ohhell rules).")
+@click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help="Players, you included.")
+@click.option("--bots", default=None, metavar="LEVEL",
+              help="Bot level: random, basic, strong (default: the strongest installed).")
+@click.option("--seed", type=int, default=None, help="Seed of the deals, for a reproducible game.")
+@click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[FILE]",
+              help="Resume a saved game (without FILE: the last one not finished).")
+@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help="Override a rule knob.")
+@click.option("--name", default=None, help="Your name at the table.")
+@click.option("--take-back/--no-take-back", default=None,
+              help="Allow taking back your last card (off by default).")
+@click.option("--speed", type=click.Choice(["slow", "normal", "fast", "instant"]), default=None,
+              help="How fast the bots play (default: normal).")
+@click.option("--think", type=float, default=None, metavar="SECONDS",
+              help="How long a bot may think per decision (default: the bot's own).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to save the game (default: the user's data directory).")
+def play(preset_name: str, players: int, bots: str | None, seed: int | None, resume: str | None,
+         settings: tuple[str, ...], name: str | None, take_back: bool | None, speed: str | None,
+         think: float | None, save_file: Path | None) -> None:
+    """Play Oh Hell against bots in the terminal.
+
+    The game is saved when you quit (Esc or Ctrl+Q) and after every hand; resume it with
+    --resume. Keys: ←/→ or a rank letter pick a card, digits pick a bid, Enter plays or bids,
+    h hint, c claim, u take back, s speed, x export, r rules, ? keys.
+    """
+    from ohhell.tui.play_app import run_play
+    from ohhell.tui.session import (
+        SPEEDS,
+        PlaySession,
+        SessionError,
+        TableOptions,
+        default_names,
+        latest_save,
+        strongest_bot,
+    )
+
+    def options(base: TableOptions | None = None) -> TableOptions:
+        chosen = base or TableOptions()
+        if take_back is not None:
+            chosen.take_back = take_back
+        if speed is not None:
+            chosen.delay = SPEEDS[speed]
+        if think is not None:
+            chosen.budget_seconds = think
+        return chosen
+
+    try:
+        if resume is not None:
+            path = Path(resume) if resume else latest_save()
+            if path is None:
+                raise click.ClickException(_("there is no saved game to resume"))
+            session = PlaySession.load(path)
+            chosen = options(session.options)  # the saved options, with the ones given now
+            if think is not None:  # the bots take their budget when they are made
+                session.close()
+                session = PlaySession.load(path, options=chosen)
+            if save_file is not None:
+                session.save_path = save_file
+            new_rules = session.rules
+            level = session.bot_level
+            you = session.names[session.human]
+        else:
+            new_rules = _rules(preset_name, players, settings)
+            level = bots or strongest_bot()
+            you = name or _("You")
+            session = PlaySession.new(new_rules, bots=level, seed=seed, options=options(),
+                                      names=default_names(new_rules.players, 0, you), save_path=save_file)
+    except SessionError as error:
+        raise click.ClickException(str(error)) from error
+
+    def new_session() -> PlaySession:
+        return PlaySession.new(new_rules, bots=level, options=session.options,
+                               names=default_names(new_rules.players, 0, you))
+
+    saved = run_play(session, new_session)
+    if saved:
+        click.echo(_("The game is saved in %(path)s") % {"path": saved})
+        click.echo(_("Resume it with: ohhell play --resume %(path)s") % {"path": saved})
+
+
+@click.command()
+@click.option("--preset", "preset_name", default="classic", show_default=True, help="Preset of a new game.")
+@click.option("--players", type=click.IntRange(3, 10), default=None, help="Players of a new game (3–10).")
+@click.option("--names", default=None, metavar="A,B,C",
+              help="Start a new game at once with these players (comma-separated, in seat order).")
+@click.option("--first-dealer", type=int, default=1, show_default=True,
+              help="Who deals first in a new game (1 = the first name).")
+@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE",
+              help="Override a rule knob of a new game (e.g. max_size=7, hook=false).")
+@click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[ID]",
+              help="Resume a saved game (without ID: the last one changed).")
+@click.option("--list", "list_games", is_flag=True, help="List the saved games and exit.")
+def score(preset_name: str, players: int | None, names: str | None, first_dealer: int,
+          settings: tuple[str, ...], resume: str | None, list_games: bool) -> None:
+    """Keep score of a game played with real cards.
+
+    Without options it opens the list of saved games (n starts a new one). Every change is
+    saved at once in the user's data directory. Export a game as an ohhell/1 record or CSV
+    with x.
+    """
+    from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore
+    from ohhell.tui.score_app import run_score
+
+    store = ScoreStore()
+    if list_games:
+        saved = store.list()
+        if not saved:
+            click.echo(_("No saved games in %(path)s") % {"path": store.directory})
+        for game in saved:
+            state = _("finished") if game.finished else _("in progress")
+            click.echo(f"{game.id}  {game.preset:<12} {', '.join(game.names)}  "
+                       + _("%(hands)d hands, %(state)s") % {"hands": game.hands_done, "state": state})
+        return
+    sheet: ScoreSheet | None = None
+    sheet_id: str | None = None
+    if resume is not None:
+        if resume:
+            sheet_id = resume
+        else:
+            saved = store.list()
+            if not saved:
+                raise click.ClickException(_("there is no saved game to resume"))
+            sheet_id = saved[0].id
+        try:
+            sheet = store.load(sheet_id)
+        except ScoreError as error:
+            raise click.ClickException(str(error)) from error
+    elif names:
+        seats = [part.strip() for part in names.split(",") if part.strip()]
+        count = len(seats)
+        if players is not None and players != count:
+            raise click.BadParameter(_("%(n)d names for %(players)d players") % {"n": count, "players": players},
+                                     param_hint="--names")
+        extra: dict[str, Any] = {"real_cards": True} if count > 7 else {}
+        rules = _rules(preset_name, count, settings, **extra)
+        if not 1 <= first_dealer <= count:
+            raise click.BadParameter(_("choose a player from 1 to %(n)d") % {"n": count}, param_hint="--first-dealer")
+        try:
+            sheet = ScoreSheet(rules, seats, first_dealer=first_dealer - 1)
+        except ScoreError as error:
+            raise click.ClickException(str(error)) from error
+        sheet_id = store.new_id()
+        store.save(sheet_id, sheet)
+    run_score(store, sheet, sheet_id, defaults={"preset": preset_name, "players": players or 4})

@@ -1,0 +1,127 @@
+"""How cards, suits and trump look in the terminal, as Rich text.
+
+Every card the terminal apps show goes through :func:`card_label` (plain text) and
+:func:`card_text` (with colour), so that rank letters can follow the language in one place
+(Russian players write Т К Д В for A K Q J). The keys that pick a card by its rank follow
+the same labels (:func:`rank_keys`).
+
+>>> from ohhell.cards import parse_card
+>>> card_label(parse_card("TH")), card_label(parse_card("AS")), card_label(52)
+('10♥', 'A♠', 'Jk')
+>>> card_text(parse_card("QD")).style
+'bold red'
+>>> suit_label(None), trump_label(1, parse_card("7H"))
+('no trump', '♥ hearts (7♥ turned up)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from rich.text import Text
+
+from ohhell.cards import (
+    HIDDEN_CARD,
+    JOKERS,
+    RED_JOKER,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Card,
+    Suit,
+    card_colour,
+)
+from ohhell.i18n import _
+
+RED_STYLE: Final = "bold red"
+BLACK_STYLE: Final = "bold"
+HIDDEN_STYLE: Final = "bold blue"
+JOKER_LABEL: Final = "Jk"
+HIDDEN_LABEL: Final = "??"
+
+
+def rank_label(rank: int) -> str:
+    """The label of a rank (``0`` = two … ``12`` = ace): ``"2"`` … ``"10"``, ``"J"``, ``"Q"``,
+    ``"K"``, ``"A"``. The one place to give ranks the letters of another language."""
+    return ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[rank]
+
+
+def card_label(card: Card) -> str:
+    """A card as the terminal shows it: ``"10♥"``, ``"A♠"``, ``"Jk"`` for a joker, ``"??"`` for a
+    face-down card."""
+    if card == HIDDEN_CARD:
+        return HIDDEN_LABEL
+    if card >= RED_JOKER:
+        return JOKER_LABEL
+    return rank_label(card % 13) + SUIT_SYMBOLS[card // 13]
+
+
+def card_style(card: Card) -> str:
+    """The Rich style of a card: red suits and the red joker in red."""
+    if card == HIDDEN_CARD:
+        return HIDDEN_STYLE
+    return RED_STYLE if card_colour(card) == "red" else BLACK_STYLE
+
+
+def card_text(card: Card, dim: bool = False) -> Text:
+    """A card as coloured text; ``dim`` for a card that may not be played now."""
+    style = card_style(card)
+    if dim:
+        style = "dim " + style.replace("bold", "").strip()
+    return Text(card_label(card), style=style.strip())
+
+
+def cards_text(cards: Iterable[Card], separator: str = " ") -> Text:
+    """Several cards as coloured text."""
+    return Text(separator).join(card_text(card) for card in cards)
+
+
+def suit_symbol(suit: Suit) -> str:
+    return SUIT_SYMBOLS[suit]
+
+
+def suit_label(suit: Suit | None) -> str:
+    """A suit in words with its symbol (``"♥ hearts"``), or ``"no trump"``."""
+    if suit is None:
+        return _("no trump")
+    if suit == JOKERS:
+        return _("the other joker")
+    return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
+
+
+def suit_style(suit: Suit | None) -> str:
+    if suit is None or suit == JOKERS:
+        return "bold"
+    return RED_STYLE if suit in (1, 2) else BLACK_STYLE
+
+
+def trump_label(trump: Suit | None, turn_up: Card | None) -> str:
+    """What is trump in words, with the turned card when there is one."""
+    if turn_up is not None:
+        return _("%(trump)s (%(card)s turned up)") % {"trump": suit_label(trump), "card": card_label(turn_up)}
+    return suit_label(trump)
+
+
+def trump_text(trump: Suit | None, turn_up: Card | None) -> Text:
+    return Text(trump_label(trump, turn_up), style=suit_style(trump))
+
+
+def rank_keys() -> dict[str, int]:
+    """The key that picks a card of each rank: the rank's label in lower case, ``t`` and ``0`` for
+    the ten, ``*`` for a joker (rank 13).
+
+    >>> keys = rank_keys()
+    >>> keys["k"], keys["t"], keys["0"], keys["2"], keys["*"]
+    (11, 8, 8, 0, 13)
+    """
+    keys = {rank_label(rank).lower(): rank for rank in range(13)}
+    keys.pop("10", None)
+    keys["t"] = 8
+    keys["0"] = 8
+    keys["*"] = 13
+    return keys
+
+
+def card_rank_key(card: Card) -> int:
+    """The rank a rank key selects (13 for a joker)."""
+    return 13 if card >= RED_JOKER else card % 13

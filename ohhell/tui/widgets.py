@@ -1,0 +1,467 @@
+"""Widgets and renderables of the terminal apps: the hand, the bid bar, the players, the table.
+
+Everything here draws what a :class:`~ohhell.views.SeatView` holds (the apps never show
+anything else of a game), and the card pickers answer both the keyboard and the mouse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import RenderResult
+from textual.message import Message
+from textual.widget import Widget
+
+from ohhell.cards import Card
+from ohhell.i18n import _, ngettext
+from ohhell.tui.render import card_label, card_rank_key, card_style, card_text, trump_text
+from ohhell.views import SeatView
+
+# ---------------------------------------------------------------------- card boxes
+
+CARD_WIDTH = 5
+"""Columns of a drawn card: ``╭───╮``."""
+
+
+@dataclass(frozen=True)
+class BoxLook:
+    """How one drawn card looks: its border colour and whether it is greyed out."""
+
+    border: str = "grey50"
+    dim: bool = False
+    raised: bool = False
+
+
+def card_boxes(cards: Sequence[Card | None], looks: Sequence[BoxLook] | None = None,
+               gap: int = 1) -> tuple[list[Text], list[tuple[int, int, int]]]:
+    """Three rows of small drawn cards (``None`` is a narrow space) and the column span
+    ``(start, end, index)`` of each card, for mouse clicks."""
+    rows = [Text(), Text(), Text()]
+    spans: list[tuple[int, int, int]] = []
+    column = 0
+    for index, card in enumerate(cards):
+        if index:
+            for row in rows:
+                row.append(" " * gap)
+            column += gap
+        if card is None:  # a narrow space (between suits)
+            for row in rows:
+                row.append(" ")
+            column += 1
+            continue
+        look = looks[index] if looks is not None else BoxLook()
+        border = look.border
+        label_style = card_style(card)
+        if look.dim:
+            label_style = "grey42"
+            border = "grey30"
+        if look.raised:
+            border = "bold yellow"
+            label_style += " reverse"
+        label = card_label(card)
+        rows[0].append("╭───╮", style=border)
+        rows[1].append("│", style=border)
+        rows[1].append(f"{label:>3}", style=label_style)
+        rows[1].append("│", style=border)
+        rows[2].append("╰───╯", style=border)
+        spans.append((column, column + CARD_WIDTH, index))
+        column += CARD_WIDTH
+    return rows, spans
+
+
+# ---------------------------------------------------------------------- your hand
+
+
+class HandWidget(Widget):
+    """Your cards, sorted by suit, the playable ones marked and one of them selected.
+
+    Keys (sent by the screen): :meth:`move`, :meth:`select_rank`; Enter asks the screen to
+    play :meth:`selected`. A click selects a card, a click on the selected card plays it.
+    """
+
+    DEFAULT_CSS = """
+    HandWidget { height: 4; }
+    """
+
+    class Chosen(Message):
+        """The person chose to play ``card``."""
+
+        def __init__(self, card: Card) -> None:
+            self.card = card
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: tuple[Card, ...] = ()
+        self.legal: frozenset[Card] = frozenset()
+        self.active = False
+        self.cursor = 0
+        self._spans: list[tuple[int, int, int]] = []
+        self._rank_presses: tuple[int, int] = (-1, -1)
+
+    def set_hand(self, cards: Sequence[Card], legal: Sequence[Card], active: bool) -> None:
+        """Show ``cards``; when ``active`` the ``legal`` ones may be played now."""
+        previous = self.selected()
+        self.cards = tuple(cards)
+        self.legal = frozenset(legal)
+        self.active = active
+        if previous in self.cards:
+            self.cursor = self.cards.index(previous)
+        self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
+        if active and self.cards and self.cards[self.cursor] not in self.legal:
+            playable = [i for i, card in enumerate(self.cards) if card in self.legal]
+            if playable:
+                self.cursor = playable[0]
+        self.refresh()
+
+    def selected(self) -> Card | None:
+        return self.cards[self.cursor] if self.cards else None
+
+    def _targets(self) -> list[int]:
+        if self.active:
+            playable = [i for i, card in enumerate(self.cards) if card in self.legal]
+            if playable:
+                return playable
+        return list(range(len(self.cards)))
+
+    def move(self, step: int) -> None:
+        """Select the next (``step`` 1) or previous (-1) card; only playable ones on your turn."""
+        targets = self._targets()
+        if not targets:
+            return
+        if self.cursor in targets:
+            position = (targets.index(self.cursor) + step) % len(targets)
+        else:
+            position = 0 if step > 0 else len(targets) - 1
+        self.cursor = targets[position]
+        self.refresh()
+
+    def move_to(self, edge: int) -> None:
+        targets = self._targets()
+        if targets:
+            self.cursor = targets[0 if edge < 0 else -1]
+            self.refresh()
+
+    def select_card(self, card: Card) -> None:
+        if card in self.cards:
+            self.cursor = self.cards.index(card)
+            self.refresh()
+
+    def select_rank(self, rank: int) -> bool:
+        """Select a card of ``rank`` (13: a joker); pressing it again moves to the next one
+        of that rank. Whether there is one."""
+        matches = [i for i, card in enumerate(self.cards) if card_rank_key(card) == rank]
+        if not matches:
+            return False
+        if self.active:
+            matches.sort(key=lambda i: self.cards[i] not in self.legal)
+        if self.cursor in matches and self._rank_presses[0] == rank:
+            self.cursor = matches[(matches.index(self.cursor) + 1) % len(matches)]
+        else:
+            self.cursor = matches[0]
+        self._rank_presses = (rank, self.cursor)
+        self.refresh()
+        return True
+
+    def _groups(self) -> list[Card | None]:
+        """The cards with an empty place between suits."""
+        out: list[Card | None] = []
+        previous_suit = None
+        for card in self.cards:
+            suit = card // 13 if card >= 0 else -1
+            if out and suit != previous_suit:
+                out.append(None)
+            out.append(card)
+            previous_suit = suit
+        return out
+
+    def render(self) -> RenderResult:
+        if not self.cards:
+            return Text(_("(no cards)"), style="dim")
+        grouped = self._groups()
+        looks: list[BoxLook] = []
+        index_of: list[int] = []
+        position = 0
+        for card in grouped:
+            if card is None:
+                looks.append(BoxLook())
+                index_of.append(-1)
+                continue
+            legal = card in self.legal
+            looks.append(BoxLook(border="green" if self.active and legal else "grey50",
+                                 dim=self.active and not legal, raised=self.active and position == self.cursor))
+            index_of.append(position)
+            position += 1
+        width = self.size.width or 200
+        boxes_width = len(grouped) * (CARD_WIDTH + 1)
+        if boxes_width > width:
+            return self._render_compact()
+        rows, spans = card_boxes(grouped, looks)
+        self._spans = [(start, end, index_of[index]) for start, end, index in spans]
+        marker = Text()
+        for start, _end, index in self._spans:
+            if index == self.cursor and self.active:
+                marker.append(" " * (start - len(marker)) + "  ▲", style="bold yellow")
+        return Group(*rows, marker)
+
+    def _render_compact(self) -> RenderResult:
+        """One line of cards, for a narrow terminal."""
+        line = Text()
+        spans = []
+        previous_suit = None
+        for index, card in enumerate(self.cards):
+            suit = card // 13
+            if index and suit != previous_suit:
+                line.append(" ")
+            previous_suit = suit
+            start = len(line)
+            text = card_text(card, dim=self.active and card not in self.legal)
+            if index == self.cursor and self.active:
+                text.stylize("reverse")
+            line.append_text(text)
+            spans.append((start, len(line), index))
+            line.append(" ")
+        self._spans = spans
+        marker = Text()
+        for start, _end, index in spans:
+            if index == self.cursor and self.active:
+                marker.append(" " * start + "▲", style="bold yellow")
+        return Group(line, marker)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for start, end, index in self._spans:
+            if start <= offset.x < end and index >= 0:
+                card = self.cards[index]
+                if index == self.cursor and self.active and card in self.legal:
+                    self.post_message(self.Chosen(card))
+                else:
+                    self.cursor = index
+                    self.refresh()
+                return
+
+
+# ---------------------------------------------------------------------- bids, choices
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a :class:`ChoiceBar`."""
+
+    value: int
+    label: str
+    enabled: bool = True
+    current: bool = False
+
+
+class ChoiceBar(Widget):
+    """A row of options (the bids 0 … hand size, or high/low for a joker): ←/→ or a number
+    select, Enter chooses; a click selects, a click on the selected option chooses. A
+    forbidden option is struck through."""
+
+    DEFAULT_CSS = """
+    ChoiceBar { height: 1; }
+    """
+
+    class Chosen(Message):
+        def __init__(self, bar: ChoiceBar, value: int) -> None:
+            self.bar = bar
+            self.value = value
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title = ""
+        self.choices: tuple[Choice, ...] = ()
+        self.cursor = 0
+        self.active = False
+        self._spans: list[tuple[int, int, int]] = []
+
+    def set_choices(self, title: str, choices: Sequence[Choice], active: bool, keep: bool = True) -> None:
+        previous = self.selected() if keep else None
+        self.title = title
+        self.choices = tuple(choices)
+        self.active = active
+        values = [choice.value for choice in self.choices]
+        if previous is not None and previous in values:
+            self.cursor = values.index(previous)
+        else:
+            current = [i for i, choice in enumerate(self.choices) if choice.current]
+            self.cursor = current[0] if current else 0
+        self.cursor = min(self.cursor, max(0, len(self.choices) - 1))
+        self.refresh()
+
+    def selected(self) -> int | None:
+        return self.choices[self.cursor].value if self.choices else None
+
+    def move(self, step: int) -> None:
+        if self.choices:
+            self.cursor = (self.cursor + step) % len(self.choices)
+            self.refresh()
+
+    def move_to(self, edge: int) -> None:
+        if self.choices:
+            self.cursor = 0 if edge < 0 else len(self.choices) - 1
+            self.refresh()
+
+    def select_value(self, value: int) -> bool:
+        for index, choice in enumerate(self.choices):
+            if choice.value == value:
+                self.cursor = index
+                self.refresh()
+                return True
+        return False
+
+    def render(self) -> RenderResult:
+        line = Text()
+        if not self.choices:
+            return line
+        line.append(self.title + " ", style="bold" if self.active else "dim")
+        spans = []
+        for index, choice in enumerate(self.choices):
+            style = ""
+            if not choice.enabled:
+                style = "strike red"
+            if choice.current:
+                style += " underline"
+            if index == self.cursor and self.active:
+                style += " reverse bold"
+            if not self.active:
+                style += " dim"
+            start = len(line)
+            line.append(f" {choice.label} ", style=style.strip())
+            spans.append((start, len(line), index))
+            line.append(" ")
+        self._spans = spans
+        return line
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.active:
+            return
+        for start, end, index in self._spans:
+            if start <= offset.x < end:
+                if index == self.cursor:
+                    self.post_message(self.Chosen(self, self.choices[index].value))
+                else:
+                    self.cursor = index
+                    self.refresh()
+                return
+
+
+# ---------------------------------------------------------------------- panels
+
+
+def bid_text(view: SeatView, seat: int) -> Text:
+    """A seat's bid as the table shows it: the number, "?" for a secret bid, "·" before it bids."""
+    bid = view.bids[seat]
+    if bid is not None:
+        return Text(str(bid))
+    if view.has_bid[seat]:
+        return Text("?", style="dim")
+    if view.dealt and seat not in view.bid_order:
+        return Text("–", style="dim")
+    return Text("·", style="dim")
+
+
+def players_table(view: SeatView, thinking: int | None = None) -> RenderableType:
+    """Every player with their bid, the tricks they took and their total."""
+    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column(_("Player"), ratio=3, no_wrap=True, overflow="ellipsis")
+    table.add_column(_("Bid"), justify="right", no_wrap=True)
+    table.add_column(_("Won"), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True)
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    for seat in range(view.players):
+        marker = Text("▶", style="bold yellow") if seat == view.turn or seat == thinking else Text("")
+        name = Text(names[seat], style="bold" if seat == view.seat else "")
+        if seat == view.dealer and view.first_dealer is not None:
+            name.append(" " + _("(dealer)"), style="dim italic")
+        won = Text(str(view.tricks_won[seat]))
+        bid = view.bids[seat]
+        if bid is not None and view.dealt:
+            if view.tricks_won[seat] > bid:
+                won.stylize("red")
+            elif view.tricks_won[seat] == bid:
+                won.stylize("green")
+        table.add_row(marker, name, bid_text(view, seat), won, Text(str(view.totals[seat]), style="bold"))
+    bids = [bid for bid in view.bids if bid is not None]
+    footer = Text()
+    if view.dealt and bids:
+        total = sum(bids)
+        footer.append(ngettext("Bids add up to %(sum)d of %(size)d trick",
+                               "Bids add up to %(sum)d of %(size)d tricks", view.hand_size)
+                      % {"sum": total, "size": view.hand_size}, style="dim")
+        if view.bidding_complete:
+            if total > view.hand_size:
+                footer.append(" · " + _("overbid"), style="dim")
+            elif total < view.hand_size:
+                footer.append(" · " + _("underbid"), style="dim")
+    return Group(table, footer)
+
+
+def table_panel(view: SeatView) -> RenderableType:
+    """Trump, the trick in progress (with who plays each card) and the last trick."""
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    parts: list[RenderableType] = []
+    if view.dealt:
+        line = Text(_("Trump:") + " ", style="bold")
+        line.append_text(trump_text(view.trump, view.turn_up))
+        parts.append(line)
+    else:
+        parts.append(Text(_("The cards are being dealt."), style="dim"))
+    trick = list(view.current_trick)
+    if view.dealt:
+        parts.append(Text(_("This trick:"), style="bold"))
+        if trick:
+            leader_winning = _winning_index(view, trick)
+            looks = [BoxLook(border="bold green" if index == leader_winning else "grey50")
+                     for index in range(len(trick))]
+            rows, spans = card_boxes([card for _seat, card in trick], looks)
+            name_row = Text()
+            for (start, _end, index) in spans:
+                label = names[trick[index][0]][:CARD_WIDTH + 1]
+                name_row.append(" " * (start - len(name_row)) + label,
+                                style="bold green" if index == leader_winning else "")
+            parts.extend([*rows, name_row])
+        else:
+            parts.append(Text("  " + _("(no card yet)"), style="dim"))
+    last = view.last_trick
+    if last is not None:
+        line = Text(_("Last trick:") + " ", style="bold")
+        for seat, card in last.cards:
+            line.append_text(card_text(card))
+            line.append(f" {names[seat]}  ", style="bold green" if seat == last.winner else "dim")
+        line.append("→ " + _("%(name)s won it") % {"name": names[last.winner]}, style="green")
+        parts.append(line)
+    if view.visible_hands:
+        line = Text(_("On the others' foreheads:") + " ", style="bold")
+        for seat, cards in sorted(view.visible_hands.items()):
+            line.append(names[seat] + " ")
+            for card in cards:
+                line.append_text(card_text(card))
+                line.append(" ")
+        parts.append(line)
+    return Group(*parts)
+
+
+def _winning_index(view: SeatView, trick: list[tuple[int, Card]]) -> int | None:
+    """Which card of the trick in progress is winning so far (public facts only); ``None`` when
+    a joker makes it a matter of the joker rules."""
+    if not trick or any(card >= 52 for _seat, card in trick):
+        return None
+    best = 0
+    for index, (_seat, card) in enumerate(trick):
+        best_card = trick[best][1]
+        suit, best_suit = card // 13, best_card // 13
+        if (suit == best_suit and card > best_card) or (suit == view.trump and best_suit != view.trump):
+            best = index
+    return best

@@ -1,0 +1,110 @@
+"""Never lose a game: ``kill -9`` the server mid-hand, start it again, everything continues.
+
+Run against SQLite and, when PostgreSQL is installed (always under CI), against a temporary
+PostgreSQL cluster through the same code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+from wsclient import Client, create_table
+
+from conftest import free_port, run_async, spawn_server, stop_process
+from ohhell.record import replay
+
+SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}
+FAST = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "30")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'restart.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    # A fresh database per test on the shared cluster.
+    import psycopg
+
+    name = f"t{random.randrange(10**9)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def test_kill_9_mid_hand_loses_nothing(database: str, tmp_path: Path) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    server = spawn_server(database, port, log, *FAST)
+    try:
+        # Ann plays with three bots; a second table of bots only keeps playing all along.
+        created = create_table(server.url, "Ann", seats=["random", "random", "random"], knobs=SHORT)
+        busy = create_table(server.url, "Zed", seats=["random", "random", "random"],
+                            knobs={"schedule": "explicit", "hands": [[8, "turn-up"]] * 6})
+        code, token = created["code"], created["token"]
+        rng = random.Random(5)
+
+        async def play_until_mid_hand() -> dict[str, object]:
+            ann = await Client(server.ws_url, code, token).connect()
+            zed = await Client(server.ws_url, busy["code"], busy["token"]).connect()
+            while True:
+                for client in (ann, zed):
+                    action = client.my_move(rng)
+                    if action is not None:
+                        if client is ann and ann.state["phase"] == "playing" and len(ann.state["hand"]) == 2:
+                            # Ann is mid-hand, on turn: stop the server dead, now.
+                            os.kill(server.process.pid, signal.SIGKILL)
+                            await asyncio.sleep(0.3)
+                            state = dict(ann.state)
+                            await ann.close()
+                            await zed.close()
+                            return state
+                        await client.act(action)
+                await asyncio.sleep(0.005)
+
+        before = run_async(play_until_mid_hand())
+        assert isinstance(before, dict)
+        server.process.wait(timeout=10)
+        assert server.process.returncode == -signal.SIGKILL
+
+        # Start again on the same database: the table is back exactly as it was.
+        server = spawn_server(database, port, log, *FAST)
+
+        async def resume_and_finish() -> dict[str, object]:
+            ann = await Client(server.ws_url, code, token).connect()
+            after = ann.state
+            for key in ("version", "hand", "hand_index", "bids", "tricks_won", "current_trick", "completed_tricks",
+                        "totals", "legal_actions", "turn", "turn_up", "finished_hands"):
+                assert after[key] == before[key], key
+            assert after["table"]["seats"][0]["online"]
+            while not ann.state.get("game_over"):
+                action = ann.my_move(rng)
+                if action is not None:
+                    await ann.act(action)
+                await asyncio.sleep(0.005)
+            zed = await Client(server.ws_url, busy["code"], busy["token"]).connect()
+            while not zed.state.get("game_over"):
+                action = zed.my_move(rng)
+                if action is not None:
+                    await zed.act(action)
+                await asyncio.sleep(0.005)
+            await zed.close()
+            final = dict(ann.state)
+            await ann.close()
+            return final
+
+        final = run_async(resume_and_finish())
+        assert isinstance(final, dict) and final["game_over"]
+        for table in (code, busy["code"]):
+            record = httpx.get(f"{server.url}/api/tables/{table}/record", timeout=10).json()
+            result = replay(record)
+            assert result["complete"]
+        record = httpx.get(f"{server.url}/api/tables/{code}/record", timeout=10).json()
+        assert replay(record)["totals"] == final["totals"]
+    finally:
+        stop_process(server)
