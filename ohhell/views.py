@@ -261,9 +261,72 @@ def seat_view(state: State, seat: int | None, names: tuple[str, ...] = ()) -> Se
     n = state.num_players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
+    return _seat_view(state, seat, _public_parts(state, names))
+
+
+def seat_views(state: State, seats: Iterable[int | None], names: tuple[str, ...] = ()) -> list[SeatView]:
+    """The views of several seats (``None``: a spectator) at once, the same as :func:`seat_view`
+    for each, with the public information gathered once (the server builds a view for every
+    connection after every action)."""
+    n = state.num_players
+    public = _public_parts(state, names)
+    out = []
+    for seat in seats:
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
+        out.append(_seat_view(state, seat, public))
+    return out
+
+
+def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
+    """Everything of a view that is the same for every seat."""
+    n = state.num_players
     phase = state.phase
     dealt = phase not in CHANCE_PHASES and phase != Phase.GAME_OVER and not state.scoresheet
-    blind = dealt and state.is_blind_hand
+    in_play = phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
+    completed = tuple(
+        CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
+    ) if in_play else ()
+    return {
+        "rules": state.rules,
+        "version": len(state.history),
+        "phase": phase,
+        "hand_index": state.hand_index,
+        "hand_count": state.game.schedule_length,
+        "dealer": state.dealer if state.first_dealer is not None else None,
+        "first_dealer": state.first_dealer,
+        "draws": tuple(state.draws),
+        "hand_size": state.hand_size,
+        "dealt": dealt,
+        "trump": state.trump if in_play else None,
+        "turn_up": state.turn_up if in_play else None,
+        "hand_counts": tuple(mask.bit_count() for mask in state.hands) if dealt else (0,) * n,
+        "bid_order": state.bid_order,
+        "bidding_complete": in_play and state.bidding_complete,
+        "tricks_won": tuple(state.tricks_won),
+        "completed_tricks": completed,
+        "current_trick": tuple(state.current_trick()) if in_play else (),
+        "trick_suit": state.trick_suit() if phase == Phase.PLAYING else None,
+        "joker_high": state.joker_high,
+        "turn": state.turn,
+        "actors": tuple(state.actors()),
+        "totals": tuple(state.totals),
+        "finished_hands": tuple(summarize_hand(result, n) for result in state.finished_hands),
+        "game_over": state.is_terminal(),
+        "winners": tuple(state.winners()),
+        "scoresheet": state.scoresheet,
+        "names": names,
+        "_changer": state.bid_changer() if in_play else None,
+        "_forbidden": state.forbidden_bid(),
+        "_blind": dealt and state.is_blind_hand,
+    }
+
+
+def _seat_view(state: State, seat: int | None, public: dict[str, Any]) -> SeatView:
+    """The view of one seat: the public parts and what only this seat may know."""
+    n = state.num_players
+    dealt: bool = public["dealt"]
+    blind: bool = public["_blind"]
     hand: tuple[Card, ...] = ()
     visible: dict[int, tuple[Card, ...]] = {}
     if dealt and seat is not None:
@@ -280,49 +343,18 @@ def seat_view(state: State, seat: int | None, names: tuple[str, ...] = ()) -> Se
             actions = [make_play(seat, HIDDEN_CARD) if isinstance(a, Play) else a for a in actions]
             actions = list(dict.fromkeys(actions))
         legal = tuple(actions)
-    in_play = phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
-    completed = tuple(
-        CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
-    ) if in_play else ()
-    changer = state.bid_changer() if in_play else None
+    shared = {key: value for key, value in public.items() if not key.startswith("_")}
     return SeatView(
         seat=seat,
-        rules=state.rules,
-        version=len(state.history),
-        phase=phase,
-        hand_index=state.hand_index,
-        hand_count=state.game.schedule_length,
-        dealer=state.dealer if state.first_dealer is not None else None,
-        first_dealer=state.first_dealer,
-        draws=tuple(state.draws),
-        hand_size=state.hand_size,
-        dealt=dealt,
-        trump=state.trump if in_play else None,
-        turn_up=state.turn_up if in_play else None,
         hand=hand,
         visible_hands=visible,
-        hand_counts=tuple(mask.bit_count() for mask in state.hands) if dealt else (0,) * n,
-        bid_order=state.bid_order,
         bids=bids,
         has_bid=has_bid,
-        bidding_complete=in_play and state.bidding_complete,
-        tricks_won=tuple(state.tricks_won),
-        completed_tricks=completed,
-        current_trick=tuple(state.current_trick()) if in_play else (),
-        trick_suit=state.trick_suit() if phase == Phase.PLAYING else None,
-        joker_high=state.joker_high,
-        turn=state.turn,
-        actors=tuple(state.actors()),
         legal_actions=legal,
-        forbidden_bid=state.forbidden_bid() if seat is None or seat == state.dealer else None,
-        can_change_bid=seat is not None and changer == seat,
-        totals=tuple(state.totals),
-        finished_hands=tuple(summarize_hand(result, n) for result in state.finished_hands),
-        game_over=state.is_terminal(),
-        winners=tuple(state.winners()),
+        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer else None,
+        can_change_bid=seat is not None and public["_changer"] == seat,
         blind=blind and seat is not None,
-        scoresheet=state.scoresheet,
-        names=names,
+        **shared,
     )
 
 
