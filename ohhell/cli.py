@@ -13,9 +13,10 @@ from typing import Any
 
 import click
 
-from ohhell.i18n import LANGUAGES, _, set_language
+from ohhell.i18n import LANGUAGES, N_, _, set_language, translate_click
 
 set_language()  # from the environment; --lang changes it before a command runs
+translate_click()  # click's own texts (Usage:, Options, its error messages) from our catalogs
 
 # name -> "module:attribute" of commands defined elsewhere.
 LAZY_COMMANDS: dict[str, str] = {
@@ -25,11 +26,13 @@ LAZY_COMMANDS: dict[str, str] = {
     "suggest": "ohhell.bots.cli:suggest",
     "arena": "ohhell.arena:arena_command",
     "bot-stdio": "ohhell.bots.external:bot_stdio_command",
+    "language": "ohhell.i18n_cli:language",
 }
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+    """A group whose commands are imported on first use, and whose help speaks the language
+    chosen with ``--lang`` (which may stand anywhere on the command line)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
@@ -44,8 +47,72 @@ class LazyGroup(click.Group):
                     raise
                 return _unavailable(cmd_name)
             command = getattr(module, attribute, None)
-            return command if isinstance(command, click.Command) else _unavailable(cmd_name)
-        return super().get_command(ctx, cmd_name)
+            found: click.Command | None = command if isinstance(command, click.Command) else _unavailable(cmd_name)
+        else:
+            found = super().get_command(ctx, cmd_name)
+        return _localized(found, ctx) if found is not None else None
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # --lang is taken out wherever it stands (``ohhell play --lang ky`` as well as
+        # ``ohhell --lang ky play``) and applied before any help or message is printed.
+        args = _take_language(self, ctx, args)
+        _localized(self, ctx)
+        return super().parse_args(ctx, args)
+
+
+_CLICK_HELP = {"help": N_("Show this message and exit."), "version": N_("Show the version and exit.")}
+
+
+def _localized(command: click.Command, ctx: click.Context) -> click.Command:
+    """Translate the help texts of ``command`` and its options into the language now in force.
+
+    Help texts are written in English and marked with ``N_`` where a command is defined; they
+    are translated here, when the command is looked up or its help is shown, so that the
+    language chosen on this command line applies whatever was imported before.
+    """
+    help_option = command.get_help_option(ctx)
+    for item in (command, *command.get_params(ctx)):
+        if not hasattr(item, "help"):  # arguments have no help of their own
+            continue
+        # click makes --help and --version with texts already translated (through the gettext
+        # that i18n.translate_click installs): their English source is click's.
+        default = None
+        if item is help_option:
+            default = _CLICK_HELP["help"]
+        elif isinstance(item, click.Option) and item.is_eager and "--version" in item.opts:
+            default = _CLICK_HELP["version"]
+        source = item.__dict__.setdefault("_ohhell_help_source", default or item.help)
+        if source:
+            item.help = _(source)
+    return command
+
+
+def _take_language(group: click.Group, ctx: click.Context, args: list[str]) -> list[str]:
+    """``args`` without its ``--lang CODE`` options, the last of which sets the language."""
+    kept: list[str] = []
+    chosen: str | None = None
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            kept.extend(args[index:])
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            chosen = args[index + 1]
+            index += 2
+            continue
+        if arg.startswith("--lang="):
+            chosen = arg.split("=", 1)[1]
+            index += 1
+            continue
+        kept.append(arg)
+        index += 1
+    if chosen is not None:
+        param = next(p for p in group.params if p.name == "lang")
+        set_language(click.Choice(LANGUAGES).convert(chosen, param, ctx))
+    else:  # the environment of this invocation (OHHELL_LANG, the remembered language, LANG)
+        set_language()
+    return kept
 
 
 def _unavailable(name: str) -> click.Command:
@@ -56,29 +123,41 @@ def _unavailable(name: str) -> click.Command:
     return command
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # click's version_option fixes its message when the module is imported; this one speaks
+    # the language chosen on the command line.
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    click.echo(_("%(prog)s, version %(version)s") % {"prog": ctx.find_root().info_name, "version": version("ohhell")})
+    ctx.exit()
+
+
 def _set_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value:
         set_language(value)
     return value
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             help=N_("Oh Hell: play, keep score, replay records, and pit bots against each other."))
 @click.option("--lang", type=click.Choice(LANGUAGES), callback=_set_lang, is_eager=True, expose_value=False,
-              help="Language of messages (en, ru, uk, bg, ro, ky); default: LANG.")
-@click.version_option(package_name="ohhell")
+              help=N_("Language of messages and screens (en, ru, uk, bg, ro, ky); default: the one remembered "
+                      "with 'ohhell language', else LANG."))
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help=N_("Show the version and exit."))
 def main() -> None:
     """Oh Hell: play, keep score, replay records, and pit bots against each other."""
 
 
-@main.command()
+@main.command(help=N_("Replay a game record, check every rule, and print the scores.\n\n"
+                      "Exit code 0: a legal record (finished or not); 1: it breaks a rule or the format; "
+                      "2: a usage problem."))
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the result as one JSON object."))
 def replay(file: str, as_json: bool) -> None:
-    """Replay a game record, check every rule, and print the scores.
-
-    Exit code 0: a legal record (finished or not); 1: it breaks a rule or the format;
-    2: a usage problem.
-    """
+    """Replay a game record, check every rule, and print the scores."""
     from ohhell.errors import RecordError
     from ohhell.record import load_record, replay_result, state_from_record
     from ohhell.textsheet import format_scoresheet
@@ -97,13 +176,14 @@ def replay(file: str, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(error.to_json(), ensure_ascii=False))
         else:
-            where = ""
-            if error.hand is not None:
-                where = _("hand %(hand)d") % {"hand": error.hand}
-                if error.index is not None:
-                    where += ", " + _("position %(index)d") % {"index": error.index}
-                where += ": "
-            click.echo(f"{error.kind}: {where}{error.message}", err=True)
+            values = {"kind": error.kind, "hand": error.hand, "index": error.index, "message": error.message}
+            if error.hand is not None and error.index is not None:
+                text = _("%(kind)s: hand %(hand)d, position %(index)d: %(message)s") % values
+            elif error.hand is not None:
+                text = _("%(kind)s: hand %(hand)d: %(message)s") % values
+            else:
+                text = _("%(kind)s: %(message)s") % values
+            click.echo(text, err=True)
         sys.exit(1)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
@@ -112,10 +192,10 @@ def replay(file: str, as_json: bool) -> None:
     click.echo(format_scoresheet(result, names))
 
 
-@main.command()
+@main.command(help=N_("List the presets, or explain one in plain words."))
 @click.argument("name", required=False)
-@click.option("--players", type=click.IntRange(3, 10), default=None, help="Explain for this many players.")
-@click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON.")
+@click.option("--players", type=click.IntRange(3, 10), default=None, help=N_("Explain for this many players."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the knobs as JSON."))
 def rules(name: str | None, players: int | None, as_json: bool) -> None:
     """List the presets, or explain one in plain words."""
     from ohhell.errors import RulesError
@@ -173,12 +253,12 @@ def build_rules(preset_name: str, players: int, settings: tuple[str, ...]) -> An
         raise click.BadParameter(str(error), param_hint=f"'{error.knob}'") from error
 
 
-@main.command()
-@click.option("--preset", "preset_name", default="classic", show_default=True, help="Preset name.")
-@click.option("--players", type=int, default=4, show_default=True)
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
-@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help="Override a rule knob.")
-@click.option("--derived", is_flag=True, help="Add tricks, scores, totals and winners to the record.")
+@main.command(help=N_("Play a whole game with random legal moves and print its record."))
+@click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset name."))
+@click.option("--players", type=int, default=4, show_default=True, help=N_("Number of players."))
+@click.option("--seed", type=int, default=None, help=N_("Seed for a reproducible game."))
+@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
+@click.option("--derived", is_flag=True, help=N_("Add tricks, scores, totals and winners to the record."))
 def deal(preset_name: str, players: int, seed: int | None, settings: tuple[str, ...], derived: bool) -> None:
     """Play a whole game with random legal moves and print its record."""
     from ohhell.record import dump_record, play_random_game, record_from_state

@@ -1,12 +1,18 @@
 """Translation of every text a person sees: one gettext domain, ``ohhell``.
 
 English is the source language. Catalogs live in ``ohhell/locale/<lang>/LC_MESSAGES``
-and are managed with Babel (``scripts/i18n``). The language follows ``--lang``,
-then ``OHHELL_LANG``, then ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``.
+(``ohhell.po`` is the translation, ``ohhell.mo`` its compiled form, both kept in the
+repository so that a plain ``pip install -e .`` speaks every language) and are managed
+with Babel: ``scripts/i18n`` extracts, updates and compiles them (see
+``docs/translations.md``). The language follows ``--lang``, then ``OHHELL_LANG``, then
+the language remembered with ``ohhell language CODE``, then
+``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``.
 
-Texts are marked with :func:`_` (a sentence with ``%(name)s`` placeholders) and
-:func:`ngettext` (a sentence whose form depends on a number, which Slavic
-languages need three forms for). Nothing is assembled from pieces.
+Texts are marked with :func:`_` (a sentence with ``%(name)s`` placeholders),
+:func:`ngettext` (a sentence whose form depends on a number, which Slavic languages need
+three forms for), :func:`pgettext` (a short text whose meaning needs a context, like a
+rank letter) and :func:`N_` (marked now, translated where it is shown). Nothing is
+assembled from pieces.
 
 >>> set_language("en")
 'en'
@@ -14,6 +20,16 @@ languages need three forms for). Nothing is assembled from pieces.
 'trump'
 >>> ngettext("%(count)d trick", "%(count)d tricks", 2) % {"count": 2}
 '2 tricks'
+
+Card faces keep their suit symbols; the rank letters follow the language where players
+expect it (Russian players write Т К Д В for A K Q J):
+
+>>> display_card(12), display_card(21, "ru"), display_card(38, "bg"), display_card(52, "ru")
+('A♠', '10♥', 'А♦', 'Дж')
+>>> set_language("ru"); _("trump"); set_language("en")
+'ru'
+'козырь'
+'en'
 """
 
 from __future__ import annotations
@@ -32,6 +48,9 @@ LANGUAGE_NAMES: Final = {
     "en": "English", "ru": "Русский", "uk": "Українська", "bg": "Български",
     "ro": "Română", "ky": "Кыргызча",
 }
+
+RANK_CONTEXT: Final = "card rank"
+"""The gettext context of the rank letters (``A K Q J``) and of the joker's short label."""
 
 _translations: dict[str, _gettext.NullTranslations] = {}
 _current: list[_gettext.NullTranslations] = [_gettext.NullTranslations()]
@@ -59,16 +78,67 @@ def normalize_language(tag: str | None) -> str:
     """
     if not tag:
         return "en"
-    base = tag.split(".")[0].replace("-", "_").split("_")[0].lower()
+    base = tag.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     return base if base in LANGUAGES else "en"
 
 
+def _first_known(value: str) -> str | None:
+    """The first language of a ``LANGUAGE``-style list (``ky:ru:en``) that ohhell speaks.
+
+    ``C`` and ``POSIX`` mean "no preference": the caller goes on to the next variable.
+    """
+    for item in value.split(":"):
+        base = item.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+        if base in LANGUAGES:
+            return base
+    return None
+
+
+def remembered_language_file() -> Path:
+    """Where ``ohhell language CODE`` keeps the chosen language (the user's config directory)."""
+    from platformdirs import user_config_path
+
+    return user_config_path("ohhell") / "language"
+
+
+def remembered_language() -> str | None:
+    """The language remembered with ``ohhell language CODE``, if any."""
+    try:
+        value = remembered_language_file().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return value if value in LANGUAGES else None
+
+
+def remember_language(language: str | None) -> Path:
+    """Remember ``language`` for later runs (``None``: forget it and follow ``LANG`` again)."""
+    path = remembered_language_file()
+    if language is None:
+        path.unlink(missing_ok=True)
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(normalize_language(language) + "\n", encoding="utf-8")
+    return path
+
+
 def language_from_environment() -> str:
-    """The language the environment asks for (``OHHELL_LANG``, then the POSIX variables)."""
-    for name in ("OHHELL_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    """The language the user asked for outside the command line: ``OHHELL_LANG``, then the
+    remembered choice, then the POSIX variables (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``, in gettext's order)."""
+    chosen = os.environ.get("OHHELL_LANG")
+    if chosen and _first_known(chosen):
+        return _first_known(chosen) or "en"
+    remembered = remembered_language()
+    if remembered:
+        return remembered
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(name)
         if value:
-            return normalize_language(value.split(":")[0])
+            found = _first_known(value)
+            if found:
+                return found
+            if name != "LANGUAGE":  # LC_ALL=C or LANG=en_US: English, as gettext would decide
+                return "en"
     return "en"
 
 
@@ -95,6 +165,138 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _current[0].ngettext(singular, plural, count)
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate a short ``message`` whose meaning depends on ``context`` (``"card rank"``, ``"K"``)."""
+    return _current[0].pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """:func:`ngettext` with a context."""
+    return _current[0].npgettext(context, singular, plural, count)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it now (for tables of texts)."""
     return message
+
+
+# The suit names, marked here so that every ``_(SUIT_NAMES[suit])`` finds its translation.
+SUIT_WORDS: Final = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"), N_("jokers"))
+
+# The names of the built-in bot levels, as menus and messages show them (``level_name``).
+BOT_LEVEL_NAMES: Final = {"random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
+
+
+def level_name(level: str, language: str | None = None) -> str:
+    """A bot level as a person reads it (``"strong"`` → ``"сильный"``); an operator's own
+    level (``ohhell serve --bot-command NAME=…``) keeps its name."""
+    source = BOT_LEVEL_NAMES.get(level)
+    if source is None:
+        return level
+    catalog = translations(language) if language else _current[0]
+    return catalog.gettext(source)
+
+
+# What a bot's estimates measure (``Suggestion.kind``), as the bots name it in English.
+ESTIMATE_KINDS: Final = {
+    "probability of making the bid": N_("probability of making the bid"),
+    "expected score": N_("expected score"),
+    "only legal action": N_("only legal action"),
+    "heuristic bid": N_("heuristic bid"),
+    "heuristic": N_("heuristic"),
+}
+
+
+def estimate_kind(kind: str) -> str:
+    """What a bot's estimates measure, in the current language (an unknown kind as it is)."""
+    source = ESTIMATE_KINDS.get(kind)
+    return _(source) if source else kind
+
+
+def rank_letters(language: str | None = None) -> tuple[str, ...]:
+    """The labels of the ranks two … ace in ``language`` (default: the current one):
+    ``2 … 10`` as digits, the court cards as letters (``J Q K A``; ``В Д К Т`` in Russian).
+
+    >>> rank_letters("en")[-4:], rank_letters("ru")[-4:], rank_letters("bg")[-4:]
+    (('J', 'Q', 'K', 'A'), ('В', 'Д', 'К', 'Т'), ('В', 'Д', 'П', 'А'))
+    """
+    catalog = translations(language) if language else _current[0]
+    # Literal contexts: the extractor needs them (the value is RANK_CONTEXT).
+    courts = (
+        catalog.pgettext("card rank", "J"),
+        catalog.pgettext("card rank", "Q"),
+        catalog.pgettext("card rank", "K"),
+        catalog.pgettext("card rank", "A"),
+    )
+    return ("2", "3", "4", "5", "6", "7", "8", "9", "10", *courts)
+
+
+def joker_label(language: str | None = None) -> str:
+    """The short label of a joker on a card face (``Jk``; ``Дж`` in Russian)."""
+    catalog = translations(language) if language else _current[0]
+    return catalog.pgettext("card rank", "Jk")
+
+
+def display_card(card: int, language: str | None = None) -> str:
+    """A card as a person reads it: the rank in the letters of ``language`` (default: the
+    current one) and the suit symbol: ``10♥``, ``A♠`` (``Т♠`` in Russian); a joker is its
+    short label, a face-down card ``??``. The record notation (``TH``, ``AS``) never
+    changes; this is only how a card looks."""
+    if card < 0:
+        return "??"
+    if card >= 52:
+        return joker_label(language)
+    return rank_letters(language)[card % 13] + "♠♥♦♣"[card // 13]
+
+
+def translate_click() -> None:
+    """Let click's own texts (``Usage:``, ``Options``, its error messages) speak the current
+    language: click looks them up with the module-level ``gettext``; this points its modules
+    at :func:`_` and :func:`ngettext`, and the catalogs carry the texts marked in
+    :func:`_click_texts`. Texts of another click version that are not there stay English."""
+    import importlib
+
+    for name in ("click.core", "click.decorators", "click.exceptions", "click.formatting", "click.parser",
+                 "click.types", "click.termui", "click.utils"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # pragma: no cover - a click without that module
+            continue
+        if hasattr(module, "_"):
+            module._ = _  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def _click_texts() -> None:  # pragma: no cover - never called: it marks click's texts for the catalogs
+    """The texts of click that the command line shows most (tests check that click still has them)."""
+    N_("Usage:")
+    N_("Options")
+    N_("Commands")
+    N_("Show this message and exit.")
+    N_("Show the version and exit.")
+    N_("%(prog)s, version %(version)s")
+    N_("Error: {message}")
+    N_("Try '{command} {option}' for help.")
+    N_("Invalid value: {message}")
+    N_("Invalid value for {param_hint}: {message}")
+    N_("Missing argument")
+    N_("Missing option")
+    N_("Missing parameter")
+    N_("Missing command.")
+    N_("No such option {name!r}.")
+    N_("No such command {name!r}.")
+    N_("Option {name!r} does not take a value.")
+    N_("Aborted!")
+    N_("default: {default}")
+    N_("{value} is not in the range {range}.")
+    N_("{name} {filename!r} does not exist.")
+    N_("{name} {filename!r} is a directory.")
+    N_("{name} {filename!r} is not readable.")
+    N_("file")
+    N_("directory")
+    N_("path")
+    ngettext("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1)
+    ngettext("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", 1)
+    ngettext("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments.", 1)
+    ngettext("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 1)

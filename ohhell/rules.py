@@ -38,7 +38,7 @@ from ohhell.cards import (
     standard_deck_mask,
 )
 from ohhell.errors import RulesError
-from ohhell.i18n import N_
+from ohhell.i18n import N_, _, ngettext
 
 DeckKind = Literal["52", "32", "54"]
 ScheduleKind = Literal["down-up", "up", "down", "up-down", "constant", "explicit"]
@@ -79,9 +79,11 @@ class HandPlan:
 
     def __post_init__(self) -> None:
         if not isinstance(self.size, int) or isinstance(self.size, bool) or self.size < 1:
-            raise RulesError("hands", f"a hand size must be a whole number of at least 1, not {self.size!r}")
+            raise RulesError("hands", _("a hand size must be a whole number of at least 1, not %(value)r")
+                            % {"value": self.size})
         if self.trump not in HAND_TRUMPS:
-            raise RulesError("hands", f"a hand's trump must be one of {', '.join(HAND_TRUMPS)}, not {self.trump!r}")
+            raise RulesError("hands", _("a hand's trump must be one of %(choices)s, not %(value)r")
+                            % {"choices": ", ".join(HAND_TRUMPS), "value": self.trump})
 
     def to_json(self) -> list[Any]:
         return [self.size, self.trump]
@@ -294,12 +296,12 @@ class Rules:
         'S'
         """
         if not isinstance(data, Mapping):
-            raise RulesError("rules", "the rules must be an object with a preset and the number of players")
+            raise RulesError("rules", _("the rules must be an object with a preset and the number of players"))
         if "preset" not in data:
-            raise RulesError("preset", "the rules must name a preset (classic, if no other)")
+            raise RulesError("preset", _("the rules must name a preset (classic, if no other)"))
         name = data["preset"]
         if "players" not in data:
-            raise RulesError("players", "the rules must say how many players there are")
+            raise RulesError("players", _("the rules must say how many players there are"))
         players = data["players"]
         overrides = {key: value for key, value in data.items() if key not in ("preset", "players")}
         return preset(name, players=players, **overrides)
@@ -331,7 +333,8 @@ def _knobs_from_json(changes: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in changes.items():
         if name not in KNOBS:
-            raise RulesError(name, f"there is no rule knob called {name!r}; the knobs are {', '.join(KNOBS)}")
+            raise RulesError(name, _("there is no rule knob called %(name)r; the knobs are %(knobs)s")
+                             % {"name": name, "knobs": ", ".join(KNOBS)})
         if name == "hands" and isinstance(value, (list, tuple)):
             plans = []
             for item in value:
@@ -342,7 +345,7 @@ def _knobs_from_json(changes: Mapping[str, Any]) -> dict[str, Any]:
                 elif isinstance(item, Mapping):
                     plans.append(HandPlan(item.get("size"), item.get("trump", "turn-up")))  # type: ignore[arg-type]
                 else:
-                    raise RulesError("hands", f"each hand must be [size, trump], not {item!r}")
+                    raise RulesError("hands", _("each hand must be [size, trump], not %(value)r") % {"value": item})
             value = tuple(plans)
         elif isinstance(value, list):
             value = tuple(value)
@@ -357,12 +360,13 @@ def _check_choice(rules: Rules, knob: str, allowed: Any) -> None:
     value = getattr(rules, knob)
     choices = get_args(allowed)
     if value not in choices or isinstance(value, bool):
-        raise RulesError(knob, f"must be one of {', '.join(map(str, choices))}, not {value!r}")
+        raise RulesError(knob, _("must be one of %(choices)s, not %(value)r")
+                         % {"choices": ", ".join(map(str, choices)), "value": value})
 
 
 def _check_bool(rules: Rules, knob: str) -> None:
     if not isinstance(getattr(rules, knob), bool):
-        raise RulesError(knob, f"must be true or false, not {getattr(rules, knob)!r}")
+        raise RulesError(knob, _("must be true or false, not %(value)r") % {"value": getattr(rules, knob)})
 
 
 def _is_int(value: Any) -> bool:
@@ -372,7 +376,8 @@ def _is_int(value: Any) -> bool:
 def _validate(rules: Rules) -> None:
     limit = MAX_PLAYERS_REAL_CARDS if rules.real_cards else MAX_PLAYERS
     if not _is_int(rules.players) or not MIN_PLAYERS <= rules.players <= limit:
-        raise RulesError("players", f"Oh Hell is played by {MIN_PLAYERS} to {limit} players, not {rules.players!r}")
+        raise RulesError("players", _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r")
+                          % {"low": MIN_PLAYERS, "high": limit, "value": rules.players})
     for knob, kind in (
         ("deck", DeckKind), ("jokers", JokerRules), ("schedule", ScheduleKind),
         ("turning_point", TurningPoint), ("trump", TrumpKind), ("bidding", BiddingKind),
@@ -385,46 +390,51 @@ def _validate(rules: Rules) -> None:
     ):
         _check_bool(rules, knob)
     if not isinstance(rules.remove_twos_with, tuple) or not all(_is_int(n) for n in rules.remove_twos_with):
-        raise RulesError("remove_twos_with", "must be a list of player counts")
+        raise RulesError("remove_twos_with", _("must be a list of player counts"))
     if isinstance(rules.max_size, str):
         _check_choice(rules, "max_size", MaxSize)
     elif not _is_int(rules.max_size) or rules.max_size < 1:
-        raise RulesError("max_size", f"must be classic, river, deck or a number of cards, not {rules.max_size!r}")
+        raise RulesError("max_size", _("must be classic, river, deck or a number of cards, not %(value)r")
+                          % {"value": rules.max_size})
     if rules.hand_count is not None and (not _is_int(rules.hand_count) or rules.hand_count < 1):
-        raise RulesError("hand_count", f"must be a number of hands of at least 1, not {rules.hand_count!r}")
+        raise RulesError("hand_count", _("must be a number of hands of at least 1, not %(value)r")
+                          % {"value": rules.hand_count})
     if not isinstance(rules.hands, tuple) or not all(isinstance(p, HandPlan) for p in rules.hands):
-        raise RulesError("hands", "must be a list of [size, trump] pairs")
+        raise RulesError("hands", _("must be a list of [size, trump] pairs"))
     if rules.schedule == "explicit" and not rules.hands:
-        raise RulesError("hands", "an explicit schedule needs a list of hands")
+        raise RulesError("hands", _("an explicit schedule needs a list of hands"))
     if rules.schedule != "explicit" and rules.hands:
-        raise RulesError("schedule", "a list of hands is only used by the explicit schedule")
+        raise RulesError("schedule", _("a list of hands is only used by the explicit schedule"))
     if not isinstance(rules.trump_rotation, tuple) or not rules.trump_rotation or any(
         step not in ROTATION_STEPS for step in rules.trump_rotation
     ):
-        raise RulesError("trump_rotation", f"must be a list of steps among {', '.join(ROTATION_STEPS)}")
+        raise RulesError("trump_rotation", _("must be a list of steps among %(choices)s")
+                          % {"choices": ", ".join(ROTATION_STEPS)})
     if not isinstance(rules.fixed_trump, str) or rules.fixed_trump not in "SHDC" or len(rules.fixed_trump) != 1:
-        raise RulesError("fixed_trump", f"must be one of S, H, D, C, not {rules.fixed_trump!r}")
+        raise RulesError("fixed_trump", _("must be one of S, H, D, C, not %(value)r") % {"value": rules.fixed_trump})
     for knob in ("no_bid_from", "target_score"):
         value = getattr(rules, knob)
         if value is not None and (not _is_int(value) or value < 1):
-            raise RulesError(knob, f"must be a positive number of points or null, not {value!r}")
+            raise RulesError(knob, _("must be a positive number of points or null, not %(value)r") % {"value": value})
     if rules.stake is not None and (not isinstance(rules.stake, (int, float)) or isinstance(rules.stake, bool)
                                     or rules.stake <= 0):
-        raise RulesError("stake", f"must be a positive amount of money per point or null, not {rules.stake!r}")
+        raise RulesError("stake", _("must be a positive amount of money per point or null, not %(value)r")
+                          % {"value": rules.stake})
     if rules.preset not in PRESETS:
-        raise RulesError("preset", f"there is no preset called {rules.preset!r}; the presets are {', '.join(PRESETS)}")
+        raise RulesError("preset", _("there is no preset called %(name)r; the presets are %(presets)s")
+                         % {"name": rules.preset, "presets": ", ".join(PRESETS)})
     if rules.bidding == "simultaneous" and rules.hook:
-        raise RulesError("hook", "simultaneous bidding has no hook (nobody bids last); set hook to false")
+        raise RulesError("hook", _("simultaneous bidding has no hook (nobody bids last); set hook to false"))
     if rules.bidding == "simultaneous" and rules.bid_changes:
-        raise RulesError("bid_changes", "simultaneous bids are revealed at once and cannot be changed; "
-                                        "set bid_changes to false")
+        raise RulesError("bid_changes", _("simultaneous bids are revealed at once and cannot be changed; "
+                                          "set bid_changes to false"))
     if rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54":
-        raise RulesError("trump", "high-low jokers are played with a trump rotation or a fixed trump, "
-                                  "not with a turned-up card")
+        raise RulesError("trump", _("high-low jokers are played with a trump rotation or a fixed trump, "
+                                    "not with a turned-up card"))
     if rules.schedule == "constant" and rules.hand_count is None and rules.target_score is None:
         pass  # one hand per player
     if rules.is_open_ended and rules.no_trump_last_hand:
-        raise RulesError("no_trump_last_hand", "a game that runs until a target score has no last hand")
+        raise RulesError("no_trump_last_hand", _("a game that runs until a target score has no last hand"))
     if rules.real_cards:
         return
     # Every hand must be dealable from the pack.
@@ -432,15 +442,20 @@ def _validate(rules: Rules) -> None:
     if rules.schedule == "explicit":
         for plan in rules.hands:
             if plan.size * rules.players > deck_size:
-                raise RulesError("hands", f"a hand of {plan.size} cards for {rules.players} players needs "
-                                          f"{plan.size * rules.players} cards, but the deck has {deck_size}")
+                raise RulesError("hands", _("a hand of %(size)d cards for %(players)d players needs %(needed)d cards, "
+                                            "but the deck has %(deck)d")
+                                 % {"size": plan.size, "players": rules.players,
+                                    "needed": plan.size * rules.players, "deck": deck_size})
     else:
         size = _max_size(rules.max_size, rules.players, deck_size)
         if size * rules.players > deck_size:
-            raise RulesError("max_size", f"hands of {size} cards for {rules.players} players need "
-                                         f"{size * rules.players} cards, but the deck has {deck_size}")
+            raise RulesError("max_size", _("hands of %(size)d cards for %(players)d players need %(needed)d cards, "
+                                           "but the deck has %(deck)d")
+                             % {"size": size, "players": rules.players, "needed": size * rules.players,
+                                "deck": deck_size})
         if size < 1:
-            raise RulesError("players", f"a deck of {deck_size} cards cannot deal {rules.players} players a card each")
+            raise RulesError("players", _("a deck of %(deck)d cards cannot deal %(players)d players a card each")
+                             % {"deck": deck_size, "players": rules.players})
 
 
 def _max_size(max_size: MaxSize | int, players: int, deck_size: int) -> int:
@@ -567,7 +582,8 @@ def find_preset(name: str) -> Preset:
     """
     key = name.strip().lower().replace("_", "-") if isinstance(name, str) else ""
     if key not in PRESETS:
-        raise RulesError("preset", f"there is no preset called {name!r}; the presets are {', '.join(PRESETS)}")
+        raise RulesError("preset", _("there is no preset called %(name)r; the presets are %(presets)s")
+                         % {"name": name, "presets": ", ".join(PRESETS)})
     return PRESETS[key]
 
 
@@ -585,9 +601,15 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
     real_cards = overrides.get("real_cards") is True
     # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players.
     if _is_int(players) and players not in found.players and not real_cards:
-        allowed = " or ".join(str(n) for n in found.players) if len(found.players) <= 2 else (
-            f"{found.players[0]} to {found.players[-1]}")
-        raise RulesError("players", f"{found.name} is played by {allowed} players, not {players}")
+        values = {"preset": found.name, "low": found.players[0], "high": found.players[-1], "players": players}
+        if len(found.players) == 1:
+            message = ngettext("%(preset)s is played by %(low)d player, not %(players)d",
+                               "%(preset)s is played by %(low)d players, not %(players)d", found.players[0])
+        elif len(found.players) == 2:
+            message = _("%(preset)s is played by %(low)d or %(high)d players, not %(players)d")
+        else:
+            message = _("%(preset)s is played by %(low)d to %(high)d players, not %(players)d")
+        raise RulesError("players", message % values)
     knobs: dict[str, Any] = dict(found.knobs)
     knobs.update(_knobs_from_json(overrides))
     return Rules(players=players, preset=found.name, **knobs)

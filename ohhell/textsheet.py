@@ -31,8 +31,12 @@ def format_scoresheet(result: dict[str, Any], names: Sequence[str] | None = None
     n = len(totals)
     labels = list(names) if names else [_("Seat %(seat)d") % {"seat": seat} for seat in range(n)]
     width = max(9, *(len(label) for label in labels))
-    header = f"{'#':>2}  {_('dealer'):<6}  {_('cards'):>5}  {_('trump'):<5}  " + "  ".join(
-        f"{label:<{width}}" for label in labels)
+    # Column widths follow the translated headings (``сдаёт``, ``карты``, ``козырь``).
+    dealer_label, cards_label, trump_label = _("dealer"), _("cards"), _("trump")
+    dealer_width, cards_width = max(6, len(dealer_label)), max(5, len(cards_label))
+    trump_width = max(5, len(trump_label))
+    header = (f"{'#':>2}  {dealer_label:<{dealer_width}}  {cards_label:>{cards_width}}  {trump_label:<{trump_width}}  "
+              + "  ".join(f"{label:<{width}}" for label in labels))
     lines = [header.rstrip()]
     for index, hand in enumerate(result["hands"]):
         cells = []
@@ -45,7 +49,8 @@ def format_scoresheet(result: dict[str, Any], names: Sequence[str] | None = None
             cell = f"{bid_text}/{tricks}"
             cells.append(f"{cell:<{width - 4}}{score_text:>4}")
         dealer = labels[hand["dealer"]]
-        line = f"{index + 1:>2}  {dealer:<6}  {hand['size']:>5}  {_trump_symbol(hand['trump']):<5}  " + "  ".join(cells)
+        line = (f"{index + 1:>2}  {dealer:<{dealer_width}}  {hand['size']:>{cards_width}}  "
+                f"{_trump_symbol(hand['trump']):<{trump_width}}  " + "  ".join(cells))
         lines.append(line.rstrip())
     total_cells = [f"{_('total'):<{width - 4}}{total:>4}" for total in totals]
     lines.append((" " * (len(header) - len("  ".join(f'{label:<{width}}' for label in labels))) +

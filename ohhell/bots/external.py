@@ -47,7 +47,7 @@ import click
 from ohhell.actions import Action, Bid, action_from_json, action_to_json, parse_action
 from ohhell.bots.base import Bot, Budget, forward_actions
 from ohhell.errors import OhHellError
-from ohhell.i18n import _
+from ohhell.i18n import N_, _
 from ohhell.rules import Rules
 from ohhell.views import SeatView, view_from_json
 
@@ -538,10 +538,12 @@ def serve_stdio(make: Callable[[int | None], Bot], name: str, input_stream: IO[s
     return 0
 
 
-@click.command(name="bot-stdio")
+@click.command(name="bot-stdio",
+               help=N_("Run one of ohhell's bots as a program speaking the bot protocol on stdin/stdout "
+                       "(docs/bot-protocol.md): to test a harness, or to use ohhell's bots in your own."))
 @click.option("--bot", "spec", default="basic", show_default=True,
-              help="The bot to run: random, basic, strong (as installed).")
-@click.option("--seed", type=int, default=None, help="Seed of the bot (default: the seed in hello).")
+              help=N_("The bot to run: random, basic, strong (as installed)."))
+@click.option("--seed", type=int, default=None, help=N_("Seed of the bot (default: the seed in hello)."))
 def bot_stdio_command(spec: str, seed: int | None) -> None:
     """Run one of ohhell's bots as a program speaking the bot protocol on stdin/stdout
     (docs/bot-protocol.md): to test a harness, or to use ohhell's bots in your own."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ohhell.i18n import _
+from ohhell.i18n import N_, _, ngettext
 
 
 def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: Any) -> Any:
@@ -24,33 +24,32 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
         raise click.BadParameter(str(error), param_hint=hint) from error
 
 
-@click.command()
-@click.option("--preset", "preset_name", default="classic", show_default=True, help="Preset name (see ohhell rules).")
-@click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help="Players, you included.")
+@click.command(help=N_("Play Oh Hell against bots in the terminal.\n\n"
+                       "The game is saved when you quit (Esc or Ctrl+Q) and after every hand; resume it with "
+                       "--resume. Keys: ←/→ or a rank letter pick a card, digits pick a bid, Enter plays or bids, "
+                       "h hint, c claim, u take back, s speed, x export, r rules, ? keys."))
+@click.option("--preset", "preset_name", default="classic", show_default=True,
+              help=N_("Preset name (see ohhell rules)."))
+@click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Players, you included."))
 @click.option("--bots", default=None, metavar="LEVEL",
-              help="Bot level: random, basic, strong (default: the strongest installed).")
-@click.option("--seed", type=int, default=None, help="Seed of the deals, for a reproducible game.")
+              help=N_("Bot level: random, basic, strong (default: the strongest installed)."))
+@click.option("--seed", type=int, default=None, help=N_("Seed of the deals, for a reproducible game."))
 @click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[FILE]",
-              help="Resume a saved game (without FILE: the last one not finished).")
-@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help="Override a rule knob.")
-@click.option("--name", default=None, help="Your name at the table.")
+              help=N_("Resume a saved game (without FILE: the last one not finished)."))
+@click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
+@click.option("--name", default=None, help=N_("Your name at the table."))
 @click.option("--take-back/--no-take-back", default=None,
-              help="Allow taking back your last card (off by default).")
+              help=N_("Allow taking back your last card (off by default)."))
 @click.option("--speed", type=click.Choice(["slow", "normal", "fast", "instant"]), default=None,
-              help="How fast the bots play (default: normal).")
+              help=N_("How fast the bots play (default: normal)."))
 @click.option("--think", type=float, default=None, metavar="SECONDS",
-              help="How long a bot may think per decision (default: the bot's own).")
+              help=N_("How long a bot may think per decision (default: the bot's own)."))
 @click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to save the game (default: the user's data directory).")
+              help=N_("Where to save the game (default: the user's data directory)."))
 def play(preset_name: str, players: int, bots: str | None, seed: int | None, resume: str | None,
          settings: tuple[str, ...], name: str | None, take_back: bool | None, speed: str | None,
          think: float | None, save_file: Path | None) -> None:
-    """Play Oh Hell against bots in the terminal.
-
-    The game is saved when you quit (Esc or Ctrl+Q) and after every hand; resume it with
-    --resume. Keys: ←/→ or a rank letter pick a card, digits pick a bid, Enter plays or bids,
-    h hint, c claim, u take back, s speed, x export, r rules, ? keys.
-    """
+    """Play Oh Hell against bots in the terminal (the help text is above, translated)."""
     from ohhell.tui.play_app import run_play
     from ohhell.tui.session import (
         SPEEDS,
@@ -106,26 +105,24 @@ def play(preset_name: str, players: int, bots: str | None, seed: int | None, res
         click.echo(_("Resume it with: ohhell play --resume %(path)s") % {"path": saved})
 
 
-@click.command()
-@click.option("--preset", "preset_name", default="classic", show_default=True, help="Preset of a new game.")
-@click.option("--players", type=click.IntRange(3, 10), default=None, help="Players of a new game (3–10).")
+@click.command(help=N_("Keep score of a game played with real cards.\n\n"
+                       "Without options it opens the list of saved games (n starts a new one). Every change is "
+                       "saved at once in the user's data directory. Export a game as an ohhell/1 record or CSV "
+                       "with x."))
+@click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset of a new game."))
+@click.option("--players", type=click.IntRange(3, 10), default=None, help=N_("Players of a new game (3–10)."))
 @click.option("--names", default=None, metavar="A,B,C",
-              help="Start a new game at once with these players (comma-separated, in seat order).")
+              help=N_("Start a new game at once with these players (comma-separated, in seat order)."))
 @click.option("--first-dealer", type=int, default=1, show_default=True,
-              help="Who deals first in a new game (1 = the first name).")
+              help=N_("Who deals first in a new game (1 = the first name)."))
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE",
-              help="Override a rule knob of a new game (e.g. max_size=7, hook=false).")
+              help=N_("Override a rule knob of a new game (e.g. max_size=7, hook=false)."))
 @click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[ID]",
-              help="Resume a saved game (without ID: the last one changed).")
-@click.option("--list", "list_games", is_flag=True, help="List the saved games and exit.")
+              help=N_("Resume a saved game (without ID: the last one changed)."))
+@click.option("--list", "list_games", is_flag=True, help=N_("List the saved games and exit."))
 def score(preset_name: str, players: int | None, names: str | None, first_dealer: int,
           settings: tuple[str, ...], resume: str | None, list_games: bool) -> None:
-    """Keep score of a game played with real cards.
-
-    Without options it opens the list of saved games (n starts a new one). Every change is
-    saved at once in the user's data directory. Export a game as an ohhell/1 record or CSV
-    with x.
-    """
+    """Keep score of a game played with real cards (the help text is above, translated)."""
     from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore
     from ohhell.tui.score_app import run_score
 
@@ -137,7 +134,8 @@ def score(preset_name: str, players: int | None, names: str | None, first_dealer
         for game in saved:
             state = _("finished") if game.finished else _("in progress")
             click.echo(f"{game.id}  {game.preset:<12} {', '.join(game.names)}  "
-                       + _("%(hands)d hands, %(state)s") % {"hands": game.hands_done, "state": state})
+                       + ngettext("%(hands)d hand, %(state)s", "%(hands)d hands, %(state)s", game.hands_done)
+                       % {"hands": game.hands_done, "state": state})
         return
     sheet: ScoreSheet | None = None
     sheet_id: str | None = None

@@ -37,7 +37,7 @@ from ohhell.bots import Suggestion
 from ohhell.cards import HIDDEN_CARD
 from ohhell.errors import IllegalActionError
 from ohhell.explain import describe_rules
-from ohhell.i18n import _, ngettext
+from ohhell.i18n import _, estimate_kind, level_name, ngettext
 from ohhell.record import dump_record
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.render import card_label, card_text, rank_keys
@@ -356,7 +356,7 @@ class GameScreen(Screen[None]):
         if view.dealt:
             text.append(" · " + ngettext("%(size)d card", "%(size)d cards", view.hand_size) % {"size": view.hand_size})
         text.append(" · " + _("bots: %(level)s, %(speed)s") % {
-            "level": session.bot_level, "speed": speed_label(session.options.speed_name)})
+            "level": level_name(session.bot_level), "speed": speed_label(session.options.speed_name)})
         if session.options.take_back:
             text.append(" · " + _("take-back on"))
         return text
@@ -538,7 +538,7 @@ class GameScreen(Screen[None]):
         if self._hinting:
             return
         self._hinting = True
-        self.show_message(Text(_("Asking the %(level)s bot…") % {"level": session.bot_level}, style="dim"))
+        self.show_message(Text(_("Asking the %(level)s bot…") % {"level": level_name(session.bot_level)}, style="dim"))
         self._hint(session.view(), session.generation)
 
     @work(thread=True, group="hint", exit_on_error=False)
@@ -571,7 +571,7 @@ class GameScreen(Screen[None]):
             self.choices.select_value(1 if action.high else 0)
         if suggestion.estimates:
             best = sorted(suggestion.estimates.items(), key=lambda item: item[1], reverse=True)[:4]
-            kind = suggestion.kind or _("estimate")
+            kind = estimate_kind(suggestion.kind) if suggestion.kind else _("estimate")
             values = ", ".join(f"{estimate_label(label)} {value:.2f}" for label, value in best)
             text.append(" — " + _("%(kind)s: %(values)s") % {"kind": kind, "values": values}, style="cyan")
         self.write(text)

@@ -31,19 +31,19 @@ from ohhell.cards import (
     Suit,
     card_colour,
 )
-from ohhell.i18n import _
+from ohhell.i18n import _, joker_label, rank_letters
 
 RED_STYLE: Final = "bold red"
 BLACK_STYLE: Final = "bold"
 HIDDEN_STYLE: Final = "bold blue"
-JOKER_LABEL: Final = "Jk"
 HIDDEN_LABEL: Final = "??"
 
 
 def rank_label(rank: int) -> str:
     """The label of a rank (``0`` = two … ``12`` = ace): ``"2"`` … ``"10"``, ``"J"``, ``"Q"``,
-    ``"K"``, ``"A"``. The one place to give ranks the letters of another language."""
-    return ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[rank]
+    ``"K"``, ``"A"`` in English, the letters of the current language otherwise (``Т`` for the
+    ace in Russian; see :func:`ohhell.i18n.rank_letters`)."""
+    return rank_letters()[rank]
 
 
 def card_label(card: Card) -> str:
@@ -52,7 +52,7 @@ def card_label(card: Card) -> str:
     if card == HIDDEN_CARD:
         return HIDDEN_LABEL
     if card >= RED_JOKER:
-        return JOKER_LABEL
+        return joker_label()
     return rank_label(card % 13) + SUIT_SYMBOLS[card // 13]
 
 
@@ -108,13 +108,16 @@ def trump_text(trump: Suit | None, turn_up: Card | None) -> Text:
 
 def rank_keys() -> dict[str, int]:
     """The key that picks a card of each rank: the rank's label in lower case, ``t`` and ``0`` for
-    the ten, ``*`` for a joker (rank 13).
+    the ten, ``*`` for a joker (rank 13). The English letters ``a k q j`` work in every language
+    (a player may have a Latin keyboard layout); the letters of the current language are added
+    (``т к д в`` in Russian).
 
     >>> keys = rank_keys()
     >>> keys["k"], keys["t"], keys["0"], keys["2"], keys["*"]
     (11, 8, 8, 0, 13)
     """
-    keys = {rank_label(rank).lower(): rank for rank in range(13)}
+    keys = {label.lower(): rank for rank, label in enumerate(rank_letters("en"))}
+    keys.update({rank_label(rank).lower(): rank for rank in range(9, 13)})
     keys.pop("10", None)
     keys["t"] = 8
     keys["0"] = 8
