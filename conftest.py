@@ -18,3 +18,14 @@ set_language("en")
 collect_ignore: list[str] = []
 if not all(importlib.util.find_spec(name) for name in ("numpy", "pettingzoo", "gymnasium", "pyspiel")):
     collect_ignore.append("ohhell/integrations")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """Every test saves into its own directory (``OHHELL_DATA``), never the user's."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("OHHELL_DATA", str(folder))
+    return folder

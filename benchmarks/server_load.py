@@ -1,13 +1,18 @@
 """Load on the web server: N tables of 4 WebSocket players each, playing at full speed on loopback.
 
-The server runs as a real ``ohhell serve`` subprocess (its own core) on a fresh database; this
-process plays every seat of every table: as soon as a seat's view says it must act, it sends
-a random legal action. For every action we measure the time from sending it to the moment
-*every* seat of its table has received the state that includes it, and print actions per
-second and the p50/p99 of that latency.
+The server runs as a real ``ohhell serve`` subprocess on a fresh database; this process plays
+every seat of every table: as soon as a seat's view says it must act, it sends a random legal
+action. For every action we measure the time from sending it to the moment *every* seat of its
+table has received (and parsed) the state that includes it, and print actions per second, the
+p50/p99 of that latency, and the CPU time the server and the clients spent per action.
 
     python benchmarks/server_load.py --tables 200 --seconds 30
     python benchmarks/server_load.py --tables 200 --database postgresql://user@127.0.0.1/db
+
+The clients share the machine with the server, so they are kept cheap: each connection is the
+``websockets`` library's sans-I/O protocol (handshake, framing, masking, ping/pong, close) on a
+plain asyncio protocol, without a task per connection, and messages are parsed with orjson.
+Every message is still parsed and applied to the seat's state before it counts as received.
 
 Traffic goes to 127.0.0.1 only, and the run stops by itself after ``--seconds``.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -29,7 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
+import orjson
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,50 +51,105 @@ def free_port() -> int:
         return port
 
 
-class Seat:
+class Seat(asyncio.Protocol):
     """One player's connection: applies the server's state changes and acts when it must."""
 
-    def __init__(self, table: Table, token: str) -> None:
+    def __init__(self, table: Table, token: str, url: str, rng: random.Random) -> None:
         self.table = table
         self.token = token
+        self.rng = rng
         self.state: dict[str, Any] = {}
-        self.ws: Any = None
+        self.seen_version = 0
+        """Every action sent before this version has been counted as reaching this seat."""
+        self.ws = ClientProtocol(parse_uri(url), max_size=1 << 22)
+        self.transport: asyncio.Transport | None = None
+        self.open = False
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    async def run(self, url: str, rng: random.Random, stop_at: float) -> None:
-        async with websockets.connect(url, max_size=1 << 22, compression=None) as ws:
-            self.ws = ws
-            await ws.send(json.dumps({"type": "hello", "table": self.table.code, "token": self.token}))
-            async for text in ws:
-                message = json.loads(text)
-                if message["type"] != "state":
-                    continue
-                if message["full"]:
-                    self.state = {}
-                self.state.update(message["changes"])
-                now = time.perf_counter()
-                self.table.seen(self, self.state["version"], now)
-                if now > stop_at or self.state.get("game_over"):
-                    if self.state.get("game_over"):
-                        self.table.games += 1
-                    break
-                await self.maybe_act(rng)
+    # -- asyncio.Protocol
 
-    async def maybe_act(self, rng: random.Random) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is not an asyncio.Transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    raise self.ws.handshake_exc
+                self.open = True
+                self.send({"type": "hello", "table": self.table.code, "token": self.token})
+            elif event.opcode is Opcode.TEXT:
+                self.on_message(orjson.loads(event.data))
+        self._flush()  # the handshake, our actions, pongs and close frames the protocol queued
+
+    def eof_received(self) -> bool | None:
+        self.ws.receive_eof()
+        self._flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.open = False
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for chunk in self.ws.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            else:  # the protocol asks to half-close
+                self.transport.close()
+
+    # -- the game
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(orjson.dumps(message))
+        self._flush()
+
+    def close(self) -> None:
+        if self.open and self.transport is not None:
+            self.open = False
+            self.ws.send_close()
+            self._flush()
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        if not self.open:
+            return
+        if message["type"] == "error":  # refused (rate-limited, stale…): not a sample; try again soon
+            self.table.refused(self, message.get("version"))
+            asyncio.get_running_loop().call_later(0.05, self.maybe_act)
+            return
+        if message["type"] != "state":
+            return
+        if message["full"]:
+            self.state = {}
+        self.state.update(message["changes"])
+        self.table.seen(self, self.state["version"], time.perf_counter())
+        if self.state.get("game_over"):
+            self.table.games += 1
+            self.close()
+            return
+        self.maybe_act()
+
+    def maybe_act(self) -> None:
         state = self.state
         seat = state.get("seat")
-        if state.get("table", {}).get("status") != "playing" or seat is None:
+        if state.get("table", {}).get("status") != "playing" or seat is None or not self.table.running:
             return
         if not (state["turn"] == seat or (state["turn"] is None and seat in state["actors"])):
             return
         legal = [a for a in state["legal_actions"] if not (a["type"] == "bid" and state["bids"][seat] is not None)]
-        if not legal or self.table.pending.get(seat) == state["version"]:
+        if not legal or self.table.pending.get(seat) == state["version"] or not self.open:
             return
-        action = dict(rng.choice(legal))
+        action = dict(self.rng.choice(legal))
         action.pop("seat", None)
         version = state["version"]
         self.table.pending[seat] = version
         self.table.sent(version, time.perf_counter())
-        await self.ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+        self.send({"type": "act", "version": version, "action": action})
 
 
 class Table:
@@ -99,28 +164,32 @@ class Table:
         self.latencies = latencies
         self.actions = 0
         self.games = 0
+        self.running = True
 
     def sent(self, version: int, now: float) -> None:
         self.sent_at[version] = now
         self.waiting[version] = len(self.seats)
-        self.actions += 1
+
+    def refused(self, seat: Seat, version: int | None) -> None:
+        """The server refused this seat's last action: forget it."""
+        index = seat.state.get("seat")
+        sent = self.pending.pop(index, None) if index is not None else None
+        if sent is not None and sent == version:
+            self.sent_at.pop(sent, None)
+            self.waiting.pop(sent, None)
 
     def seen(self, seat: Seat, version: int, now: float) -> None:
         """A seat got the state at ``version``: every action sent before it has reached that seat."""
-        for sent_version in [v for v in self.waiting if v < version]:
-            key = (sent_version, id(seat))
-            if key in _SEEN:
-                continue
-            _SEEN.add(key)
+        start = seat.seen_version
+        if version <= start:
+            return
+        seat.seen_version = version
+        for sent_version in [v for v in self.waiting if start <= v < version]:
             self.waiting[sent_version] -= 1
             if self.waiting[sent_version] == 0:
                 self.latencies.append(now - self.sent_at.pop(sent_version))
                 del self.waiting[sent_version]
-                for other in self.seats:
-                    _SEEN.discard((sent_version, id(other)))
-
-
-_SEEN: set[tuple[int, int]] = set()
+                self.actions += 1
 
 
 async def setup(base: str, count: int, knobs: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -148,40 +217,58 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int | None = None) -> dict[str, Any]:
-    tables_spec = await setup(base, args.tables, {})
+    tables_spec = await setup(base, args.tables, json.loads(args.knobs))
+    loop = asyncio.get_running_loop()
     latencies: list[float] = []
     tables = []
+    rng = random.Random(args.seed)
     for code, tokens in tables_spec:
         table = Table(code, latencies)
-        table.seats = [Seat(table, token) for token in tokens]
+        table.seats = [Seat(table, token, ws_url, random.Random(rng.random())) for token in tokens]
         tables.append(table)
-    rng = random.Random(args.seed)
+    uri = parse_uri(ws_url)
+    # The clients' garbage collector, like the server's (see ohhell.server.app.tune_gc): rare
+    # collections, that never walk what exists already, so no client pause inflates a latency.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 2, 10)
     start = time.perf_counter()
-    stop_at = start + args.seconds
-    tasks = [asyncio.create_task(seat.run(ws_url, random.Random(rng.random()), stop_at))
-             for table in tables for seat in table.seats]
-    warm = start + args.warmup
+    for table in tables:
+        for seat in table.seats:
+            await loop.create_connection(lambda seat=seat: seat, uri.host, uri.port)
     await asyncio.sleep(args.warmup)
+    warm = time.perf_counter()
     warm_actions = sum(table.actions for table in tables)
     warm_latencies = len(latencies)
+    load_before = os.getloadavg()
     cpu_client, cpu_server = cpu_seconds(None), cpu_seconds(server_pid) if server_pid else 0.0
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     end = time.perf_counter()
+    actions = sum(table.actions for table in tables) - warm_actions
+    measured = latencies[warm_latencies:]
     cpu_client = cpu_seconds(None) - cpu_client
     cpu_server = (cpu_seconds(server_pid) - cpu_server) if server_pid else float("nan")
-    measured = latencies[warm_latencies:]
-    actions = sum(table.actions for table in tables) - warm_actions
+    load_after = os.getloadavg()
+    for table in tables:
+        table.running = False
+        for seat in table.seats:
+            seat.close()
+    await asyncio.wait([seat.closed for table in tables for seat in table.seats], timeout=10)
     measured.sort()
 
     def pct(p: float) -> float:
         return measured[min(len(measured) - 1, int(p * len(measured)))] * 1000 if measured else float("nan")
 
-    return {"tables": args.tables, "seconds": round(end - warm, 1), "actions": actions,
-            "actions_per_second": round(actions / (end - warm), 1), "p50_ms": round(pct(0.50), 2),
-            "p99_ms": round(pct(0.99), 2), "mean_ms": round(statistics.fmean(measured) * 1000, 2) if measured else None,
+    elapsed = end - warm
+    return {"tables": args.tables, "seconds": round(elapsed, 1), "actions": actions,
+            "actions_per_second": round(actions / elapsed, 1), "p50_ms": round(pct(0.50), 2),
+            "p90_ms": round(pct(0.90), 2), "p99_ms": round(pct(0.99), 2), "max_ms": round(pct(1.0), 2),
+            "mean_ms": round(statistics.fmean(measured) * 1000, 2) if measured else None,
             "games_finished": sum(table.games for table in tables) // 4,
-            "server_cpu_share": round(cpu_server / (end - warm), 2),
-            "client_cpu_share": round(cpu_client / (end - warm), 2)}
+            "server_cpu_share": round(cpu_server / elapsed, 2), "client_cpu_share": round(cpu_client / elapsed, 2),
+            "server_cpu_ms_per_action": round(cpu_server / actions * 1000, 3) if actions else None,
+            "client_cpu_ms_per_action": round(cpu_client / actions * 1000, 3) if actions else None,
+            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after]}
 
 
 def main() -> None:
@@ -190,10 +277,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--knobs", default="{}", help='rule knobs of the tables (JSON), e.g. longer games for long '
+                        'runs: \'{"schedule": "explicit", "hands": [[13, "turn-up"], ...]}\'')
     parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
     parser.add_argument("--sqlite-sync", choices=["full", "normal"], default="full")
     parser.add_argument("--url", default=None, help="use a server already running there (started with a high "
                         "--max-new-tables and no bot delays) instead of starting one")
+    parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's process, to measure "
+                        "its CPU time")
     args = parser.parse_args()
     try:
         import uvloop
@@ -207,7 +298,7 @@ def main() -> None:
     log = open(os.path.join(folder, "server.log"), "wb")  # noqa: SIM115 - closed below
     if args.url:
         base = args.url.rstrip("/")
-        result = asyncio.run(run(args, base, base.replace("http", "ws", 1) + "/ws"))
+        result = asyncio.run(run(args, base, base.replace("http", "ws", 1) + "/ws", args.server_pid))
         print(json.dumps(result))
         return
     server = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port), "--database", database,

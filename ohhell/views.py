@@ -261,7 +261,8 @@ def seat_view(state: State, seat: int | None, names: tuple[str, ...] = ()) -> Se
     n = state.num_players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
-    return _seat_view(state, seat, _public_parts(state, names))
+    public = _public_parts(state, names)
+    return _seat_view(state, seat, public, {key: value for key, value in public.items() if not key.startswith("_")})
 
 
 def seat_views(state: State, seats: Iterable[int | None], names: tuple[str, ...] = ()) -> list[SeatView]:
@@ -270,11 +271,12 @@ def seat_views(state: State, seats: Iterable[int | None], names: tuple[str, ...]
     connection after every action)."""
     n = state.num_players
     public = _public_parts(state, names)
+    shared = {key: value for key, value in public.items() if not key.startswith("_")}
     out = []
     for seat in seats:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
-        out.append(_seat_view(state, seat, public))
+        out.append(_seat_view(state, seat, public, shared))
     return out
 
 
@@ -322,7 +324,20 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
-def _seat_view(state: State, seat: int | None, public: dict[str, Any]) -> SeatView:
+_SORTED_HANDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _sorted_hand(mask: int) -> tuple[Card, ...]:
+    """A hand in display order (cached by its mask: views are built after every action)."""
+    hand = _SORTED_HANDS.get(mask)
+    if hand is None:
+        if len(_SORTED_HANDS) > 50_000:
+            _SORTED_HANDS.clear()
+        hand = _SORTED_HANDS[mask] = tuple(sort_for_display(cards_of(mask)))
+    return hand
+
+
+def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: dict[str, Any]) -> SeatView:
     """The view of one seat: the public parts and what only this seat may know."""
     n = state.num_players
     dealt: bool = public["dealt"]
@@ -334,7 +349,7 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any]) -> SeatVi
             hand = (HIDDEN_CARD,) * state.hands[seat].bit_count()
             visible = {other: tuple(cards_of(state.hands[other])) for other in range(n) if other != seat}
         else:
-            hand = tuple(sort_for_display(cards_of(state.hands[seat])))
+            hand = _sorted_hand(state.hands[seat])
     bids, has_bid = _visible_bids(state, seat)
     legal: tuple[Action, ...] = ()
     if seat is not None:
@@ -343,8 +358,12 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any]) -> SeatVi
             actions = [make_play(seat, HIDDEN_CARD) if isinstance(a, Play) else a for a in actions]
             actions = list(dict.fromkeys(actions))
         legal = tuple(actions)
-    shared = {key: value for key, value in public.items() if not key.startswith("_")}
-    return SeatView(
+    # The frozen dataclass's __init__ sets ~40 fields one object.__setattr__ at a time; views are
+    # built for every connection after every action, so they are filled in directly instead.
+    view: SeatView = object.__new__(SeatView)
+    fields = view.__dict__
+    fields.update(shared)
+    fields.update(
         seat=seat,
         hand=hand,
         visible_hands=visible,
@@ -354,8 +373,8 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any]) -> SeatVi
         forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer else None,
         can_change_bid=seat is not None and public["_changer"] == seat,
         blind=blind and seat is not None,
-        **shared,
     )
+    return view
 
 
 def spectator_view(state: State, names: tuple[str, ...] = ()) -> SeatView:

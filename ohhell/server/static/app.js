@@ -22,6 +22,7 @@ function tn(key, n, params) {
   const form = n < idx.length ? idx[n] : idx[100 + (n % 100)];
   return fmt(forms[Math.min(form, forms.length - 1)], Object.assign({ count: n }, params || {}));
 }
+function levelName(level) { return (CAT && CAT.levels && CAT.levels[level]) || level; }
 function chosenLanguage() {
   return localStorage.getItem("ohhell.lang") || document.documentElement.lang || "en";
 }
@@ -79,7 +80,9 @@ function cardParts(name) {
   if (name === "??" || name === "hidden") return { back: true };
   if (name === "X1" || name === "X2") return { rank: "🃏", suit: name === "X1" ? "1" : "2", red: name === "X1", joker: true };
   const r = name.slice(0, -1), s = name.slice(-1);
-  return { rank: r === "T" ? "10" : r, suit: SUITS[s], red: RED.has(s) };
+  // Rank letters follow the language (Т К Д В in Russian); the suit symbols never change.
+  const rank = (CAT && CAT.ranks && CAT.ranks[r]) || (r === "T" ? "10" : r);
+  return { rank, suit: SUITS[s], red: RED.has(s) };
 }
 function cardText(name) {
   const p = cardParts(name);
@@ -182,7 +185,7 @@ class Lobby {
       for (let i = 1; i < n; i++) {
         const sel = el("select", { "data-seat": i, "aria-label": t("seat_n", { n: i + 1 }) },
           el("option", { value: "open" }, t("seat_open")),
-          cfg.levels.map((level) => el("option", { value: level }, t("bot_level", { level }))));
+          cfg.levels.map((level) => el("option", { value: level }, t("bot_level", { level: levelName(level) }))));
         sel.value = old[i - 1] || (cfg.levels.includes(cfg.stand_in) ? cfg.stand_in : "open");
         seats.append(el("label", { class: "seat-choice" }, el("span", {}, t("seat_n", { n: i + 1 })), sel));
       }
@@ -275,7 +278,8 @@ class Lobby {
         input = el("input", { type: "checkbox", checked: !!value, onchange: () => changed(input.checked) });
       } else if (knob.kind === "choice") {
         input = el("select", { onchange: () => changed(knob.number && /^\d+$/.test(input.value) ? Number(input.value) : input.value) },
-          knob.choices.map((c) => el("option", { value: c, selected: c === value }, c)),
+          knob.choices.map((c) => el("option", { value: c, selected: c === value },
+            (CAT.choices && CAT.choices[knob.name] && CAT.choices[knob.name][c]) || c)),
           knob.number ? [...Array(15).keys()].map((i) => el("option", { value: i + 1, selected: value === i + 1 }, i + 1)) : null);
       } else if (knob.kind === "int" || knob.kind === "number") {
         input = el("input", { type: "number", value: value ?? "", step: knob.kind === "int" ? 1 : "any",
@@ -371,7 +375,7 @@ class TablePage {
 
   seatLabel(seat, index) {
     if (seat.kind === "human") return seat.name;
-    if (seat.kind === "bot") return t("seat_kind_bot", { n: index + 1, level: seat.bot });
+    if (seat.kind === "bot") return t("seat_kind_bot", { n: index + 1, level: levelName(seat.bot) });
     return t("status_open");
   }
 
@@ -539,7 +543,7 @@ class TablePage {
       const bidText = bid !== null && bid !== undefined ? String(bid) : s.has_bid[seat] ? "✓" : "–";
       const visible = s.visible_hands && s.visible_hands[String(seat)];
       return el("div", { class: "seat" + (acting ? " acting" : "") + (seat === s.seat ? " mine" : ""), "data-seat": seat },
-        el("div", { class: "seat-name" }, names[seat], s.dealer === seat && !s.game_over ? el("span", { class: "dealer-chip", title: t("dealer") }, "D") : null),
+        el("div", { class: "seat-name" }, names[seat], s.dealer === seat && !s.game_over ? el("span", { class: "dealer-chip", title: t("dealer") }, CAT.dealer_chip || "D") : null),
         el("div", { class: "seat-status muted" }, status, el("span", { class: "timer", "data-timer": seat })),
         el("div", { class: "seat-numbers" },
           el("span", { title: t("bid") }, t("bid"), " ", el("strong", { class: "bid" }, bidText)),

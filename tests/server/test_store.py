@@ -1,0 +1,104 @@
+"""The store's writes: action rows from many tables share commits (group commit) through the
+driver's own ``executemany``, in order with the other writes of the same batch; a write the
+database refuses fails alone, and the next batches still work. SQLite (both sync modes) and
+PostgreSQL run the same checks."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from ohhell.server.store import SeatRow, Store, StoreError, TableRow
+
+TABLES = 40
+MOVES = 5
+SEATS = [SeatRow(0, "human", None, "Ann", "hash")]
+
+
+@pytest.fixture(params=["sqlite-full", "sqlite-normal", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    if request.param.startswith("sqlite"):
+        return f"sqlite:///{tmp_path / 'store.db'}", request.param.removeprefix("sqlite-")
+    url: str = request.getfixturevalue("postgres_url")
+    import psycopg
+
+    name = f"s{random.randrange(10**9)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name, "full"
+
+
+def table_row(code: str) -> TableRow:
+    return TableRow(code, 1.0, "playing", {"preset": "classic", "players": 3}, {})
+
+
+def move(seq: int) -> dict[str, object]:
+    return {"type": "bid", "seat": seq % 3, "bid": seq}
+
+
+def test_group_commit_in_order(store_url: tuple[str, str]) -> None:
+    url, sync = store_url
+    store = Store(url, sqlite_sync=sync)
+    store.start()
+    codes = [f"T{index:05d}" for index in range(TABLES)]
+
+    async def play(code: str) -> None:
+        # The table and its first move may share a batch: the table's row must come first.
+        first = store.create_table(table_row(code), SEATS)
+        await asyncio.gather(first, store.append_actions(code, [(0, move(0))]))
+        for seq in range(1, MOVES):
+            await store.append_actions(code, [(seq, move(seq))])
+
+    async def scenario() -> None:
+        await asyncio.gather(*(play(code) for code in codes))
+
+    asyncio.run(scenario())
+    writes = TABLES * (MOVES + 1)
+    assert store.commits < writes / 2, (store.commits, writes)  # tables' moves shared commits
+    store.close()
+    stored = {table.id: table for table in Store(url).load_tables()}
+    assert sorted(stored) == codes
+    for table in stored.values():
+        assert table.actions == [move(seq) for seq in range(MOVES)]
+
+
+def test_a_refused_write_fails_alone(store_url: tuple[str, str]) -> None:
+    url, sync = store_url
+    store = Store(url, sqlite_sync=sync)
+    store.start()
+
+    async def scenario() -> list[BaseException | None]:
+        await asyncio.gather(*(store.create_table(table_row(code), SEATS) for code in ("AAAAAA", "BBBBBB")))
+        await store.append_actions("AAAAAA", [(0, move(0))])
+        # One batch: good moves of both tables and a second move 0 of AAAAAA (its key is taken).
+        results = await asyncio.gather(
+            store.append_actions("BBBBBB", [(0, move(0))]),
+            store.append_actions("AAAAAA", [(0, move(9))]),
+            store.append_actions("AAAAAA", [(1, move(1))]),
+            return_exceptions=True)
+        # The writer's own connection was dropped with the failed batch: the next ones still work.
+        await store.append_actions("BBBBBB", [(1, move(1))])
+        await store.append_actions("AAAAAA", [(2, move(2))])
+        return [result if isinstance(result, BaseException) else None for result in results]
+
+    outcomes = asyncio.run(scenario())
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], StoreError)
+    store.close()
+    stored = {table.id: table.actions for table in Store(url).load_tables()}
+    assert stored == {"AAAAAA": [move(0), move(1), move(2)], "BBBBBB": [move(0), move(1)]}
+
+
+def test_writes_outside_the_event_loop_block_until_durable(store_url: tuple[str, str]) -> None:
+    url, sync = store_url
+    store = Store(url, sqlite_sync=sync)
+    store.start()
+    store.create_table(table_row("CCCCCC"), SEATS)
+    store.append_actions("CCCCCC", [(0, move(0)), (1, move(1))])
+    with pytest.raises(StoreError):
+        store.append_actions("CCCCCC", [(1, move(5))])
+    assert Store(url).count_actions("CCCCCC") == 2
+    store.close()
