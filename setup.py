@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 
 def native_extensions() -> list[Any]:
@@ -35,4 +35,11 @@ def native_extensions() -> list[Any]:
         copy.unlink()
 
 
-setup(ext_modules=native_extensions())
+def fastsim_extension() -> Extension:
+    """The bots' fast simulation core (C, optional: without a compiler the bots fall back to
+    the reference engine)."""
+    return Extension("ohhell.fastsim._core", sources=["ohhell/fastsim/_core.c"],
+                     extra_compile_args=["-O3"], optional=True)
+
+
+setup(ext_modules=[*native_extensions(), fastsim_extension()])

@@ -247,8 +247,13 @@ def build_rules(preset_name: str, players: int, settings: tuple[str, ...]) -> An
     from ohhell.errors import RulesError
     from ohhell.rules import preset
 
+    knobs = parse_knobs(settings)
+    if "players" in knobs or "preset" in knobs:
+        key = "players" if "players" in knobs else "preset"
+        raise click.BadParameter(_("set %(knob)s with --%(knob)s, not with --set") % {"knob": key},
+                                 param_hint="--set")
     try:
-        return preset(preset_name, players=players, **parse_knobs(settings))
+        return preset(preset_name, players=players, **knobs)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint=f"'{error.knob}'") from error
 

@@ -102,3 +102,8 @@ def test_deal_with_knobs_and_bad_knobs(runner):
                                                   "must_trump": True}
     bad = runner.invoke(main, ["deal", "--players", "7", "--set", "max_size=10"])
     assert bad.exit_code == 2 and "max_size" in bad.stderr
+
+
+def test_players_and_preset_are_not_knobs(runner):
+    result = runner.invoke(main, ["deal", "--set", "players=5"])
+    assert result.exit_code == 2 and "--players" in result.stderr

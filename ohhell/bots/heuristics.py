@@ -1,0 +1,158 @@
+"""Card sense shared by the bots: trick estimates for bidding, card power, chances to win.
+
+:func:`estimate_tricks` is the same formula as the C core's (``estimate_tricks`` in
+``ohhell/fastsim/_core.c``; ``tests/test_bots.py`` checks that they agree): a sum over the
+hand of each card's chance to take a trick, from how many higher cards are unseen, how much
+of the pack is dealt, the suit's length and the trumps held.
+
+>>> from ohhell.cards import parse_cards, mask_of, SUIT_MASKS
+>>> hand = mask_of(parse_cards("AS KS 2H 3D 4C"))
+>>> round(estimate_tricks(hand, SUIT_MASKS[0], ((1 << 52) - 1) & ~hand, 4, 5), 2)
+2.31
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ohhell.cards import BLACK_JOKER, JOKERS, RED_JOKER, SUIT_MASKS, CardMask, Suit
+
+
+def trump_mask_of(trump: Suit | None, turn_up: int | None) -> CardMask:
+    """The trump cards of a hand from its trump suit and turned card (a turned joker makes
+    the other joker the only trump)."""
+    if trump is None:
+        return 0
+    if trump == JOKERS:
+        if turn_up == RED_JOKER:
+            return 1 << BLACK_JOKER
+        if turn_up == BLACK_JOKER:
+            return 1 << RED_JOKER
+        return SUIT_MASKS[JOKERS]
+    return SUIT_MASKS[trump]
+
+
+def rank_of(card: int) -> int:
+    return 13 if card >= RED_JOKER else card % 13
+
+
+def power(card: int, led: Suit | None, trump: CardMask) -> int:
+    """How strongly ``card`` stands in a trick led with ``led``: 200 + rank for a trump,
+    100 + rank for the led suit, 0 otherwise (a card leads a trick only with more power)."""
+    if trump >> card & 1:
+        return 200 + rank_of(card)
+    if led is not None and card // 13 == led:
+        return 100 + rank_of(card)
+    return 0
+
+
+def cards_in(mask: CardMask) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: int, size: int) -> float:
+    """Expected tricks of ``hand`` before the bidding; ``unseen``: the cards that may be in
+    the other hands (not the hand itself, not the turned card)."""
+    unseen_count = unseen.bit_count()
+    frac = min(1.0, (players - 1) * size / unseen_count) if unseen_count else 0.0
+    trumps = (hand & trump).bit_count()
+    total = 0.0
+    for suit in range(5):
+        mine = hand & SUIT_MASKS[suit]
+        if not mine:
+            continue
+        length = mine.bit_count()
+        for index, card in enumerate(sorted(cards_in(mine), reverse=True)):
+            is_trump = bool(trump >> card & 1)
+            same = trump if is_trump else SUIT_MASKS[suit]
+            higher = same & unseen & ~((1 << (card + 1)) - 1)
+            h = higher.bit_count()
+            clear = (1.0 - frac) ** h
+            guards = length - 1 - index
+            if h == 0:
+                p = 1.0
+            elif guards >= h:
+                p = clear + (1.0 - clear) * (0.75 if is_trump else 0.45)
+            else:
+                p = clear * (0.9 if is_trump else 0.6)
+            if not is_trump:
+                ruff = min(0.9, 0.08 * (players - 1) * (1 + index) * frac) if trump else 0.0
+                p *= 1.0 - ruff
+                if index >= 3:
+                    p *= 0.5
+            total += p
+    if trumps > 0:
+        for suit in range(4):
+            if SUIT_MASKS[suit] & trump:
+                continue
+            length = (hand & SUIT_MASKS[suit]).bit_count()
+            if size >= 4 and length == 0:
+                total += 0.35 * (2 if trumps > 2 else trumps - 0.5) * frac
+            elif size >= 4 and length == 1:
+                total += 0.25 * frac
+    # Centre the estimates: a random hand is worth its fair share, size / players, on average
+    # (fitted on random deals of 3-7 players and 1-13 cards; without it small hands are
+    # overvalued by about 0.25 tricks and 10-card hands undervalued by 0.75).
+    total -= 0.27 - 0.0406 * size - 0.0303 * size * size / players + 0.00377 * size * players
+    return min(max(total, 0.0), float(size))
+
+
+def bid_from_estimate(estimate: float, size: int, forbidden: int | None, holds_sure_winner: bool = False) -> int:
+    """The whole bid nearest the estimate; when the hook forbids it, the nearer of the bids
+    either side — and never 0 while holding a sure winner (the ace of trumps)."""
+    bid = max(0, min(size, math.floor(estimate + 0.5)))
+    if forbidden is None or bid != forbidden:
+        return bid
+    down, up = bid - 1, bid + 1
+    if down < 0 or (down == 0 and holds_sure_winner):
+        return up if up <= size else bid
+    if up > size:
+        return down
+    return up if estimate >= bid else down
+
+
+def chance_none(pool: int, held: int, targets: int) -> float:
+    """The chance that a hand of ``held`` cards drawn from ``pool`` cards holds none of
+    ``targets`` particular cards of the pool (hypergeometric)."""
+    if targets <= 0 or held <= 0:
+        return 1.0
+    if held > pool - targets:
+        return 0.0
+    return math.comb(pool - targets, held) / math.comb(pool, held)
+
+
+def chance_beaten(card_power: int, led: Suit, trump: CardMask, possible: Sequence[CardMask],
+                  held: Sequence[int], extra_beaters: CardMask = 0) -> float:
+    """The chance that at least one of the seats still to play beats a card of power
+    ``card_power`` in a trick led with ``led``: seat ``i`` holds ``held[i]`` cards from
+    ``possible[i]`` (the unseen cards it may hold). A seat beats with a higher card of the
+    led suit, or — when it has none of the led suit — with a higher trump;
+    ``extra_beaters`` may be played whatever the seat holds (a joker that would be high)."""
+    not_beaten = 1.0
+    led_mask = SUIT_MASKS[led] if led is not None else 0
+    for cards, count in zip(possible, held, strict=True):
+        if count <= 0:
+            continue
+        pool = cards.bit_count()
+        higher_led = 0
+        higher_trump = 0
+        for card in cards_in(cards & (led_mask | trump)):
+            if power(card, led, trump) > card_power:
+                if led_mask >> card & 1:
+                    higher_led |= 1 << card
+                else:
+                    higher_trump |= 1 << card
+        p_follow_high = 1.0 - chance_none(pool, count, higher_led.bit_count())
+        p_void = chance_none(pool, count, (cards & led_mask).bit_count())
+        rest = pool - (cards & led_mask).bit_count()
+        p_ruff = p_void * (1.0 - chance_none(rest, count, higher_trump.bit_count())) if higher_trump else 0.0
+        p_extra = 1.0 - chance_none(pool, count, (cards & extra_beaters).bit_count())
+        p = min(1.0, p_follow_high + p_ruff + p_extra)
+        not_beaten *= 1.0 - p
+    return 1.0 - not_beaten

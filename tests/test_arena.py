@@ -1,0 +1,97 @@
+"""The arena (issue 4, part 5): duplicate deals, fair statistics, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ohhell.arena import DealResult, SeatResult, deal_seed, play_deal, rotation_specs, run_arena, summarize
+from ohhell.bots import Budget, make_bot
+from ohhell.bots.driver import play_game
+from ohhell.cli import main
+from ohhell.rules import preset
+
+SHORT = preset("classic", players=3, max_size=3)
+
+
+def test_rotations_move_every_bot_through_every_seat() -> None:
+    specs = ["a", "b", "c", "d"]
+    seats = [rotation_specs(specs, r) for r in range(4)]
+    for seat in range(4):
+        assert sorted(rotation[seat] for rotation in seats) == specs
+
+
+def test_every_rotation_of_a_deal_gets_the_same_cards() -> None:
+    result = play_deal(SHORT, ["basic", "random", "random"], deal=3, seed=5)
+    assert len(result.games) == 3
+    # The same seed gives the same cut and shuffles, so the same hands whoever plays them.
+    deals = []
+    for rotation in range(3):
+        bots = [make_bot(spec, seed=seat) for seat, spec in enumerate(rotation_specs(["basic", "random", "random"],
+                                                                                      rotation))]
+        state = play_game(SHORT, bots, seed=deal_seed(5, 3))
+        deals.append([hand.deal for hand in state.finished_hands])
+    assert deals[0] == deals[1] == deals[2]
+
+
+def test_shared_wins_count_one_over_k() -> None:
+    def seat(spec: str, total: int, share: float) -> SeatResult:
+        return SeatResult(spec, (total,), 1, 1, total, share)
+
+    results = [DealResult(0, (
+        (seat("x", 30, 0.5), seat("y", 30, 0.5), seat("z", 10, 0.0)),
+        (seat("z", 40, 1.0), seat("x", 20, 0.0), seat("y", 5, 0.0)),
+    ), 0.0)]
+    stats = {bot.name: bot for bot in summarize(["x", "y", "z"], results)}
+    assert stats["x"].wins == 0.5 and stats["y"].wins == 0.5 and stats["z"].wins == 1.0
+    assert sum(bot.wins for bot in stats.values()) == 2  # one win per game
+
+
+def test_results_do_not_depend_on_the_number_of_processes() -> None:
+    one = run_arena(SHORT, ["basic", "random", "random"], games=4, seed=2, jobs=1)
+    two = run_arena(SHORT, ["basic", "random", "random"], games=4, seed=2, jobs=2)
+    assert one.to_json()["bots"] == two.to_json()["bots"]
+
+
+def test_basic_clearly_beats_random() -> None:
+    result = run_arena(preset("classic", players=4, max_size=5), ["basic", "random", "random", "random"],
+                       games=6, seed=11)
+    basic, random_bot = result.bots
+    assert basic.ci_hand[0] > random_bot.ci_hand[1]
+    assert basic.made_share > random_bot.made_share + 0.15
+
+
+def test_strong_clearly_beats_basic() -> None:
+    result = run_arena(preset("classic", players=4, max_size=5), ["strong", "basic", "basic", "basic"],
+                       games=10, seed=12, budget=Budget(iterations=1000))
+    strong, basic = result.bots
+    assert strong.ci_hand[0] > basic.ci_hand[1]
+    assert strong.made_share > basic.made_share
+
+
+def test_arena_command_json() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["arena", "--bots", "basic,random", "--bot", "random", "--set", "max_size=2",
+                               "--games", "2", "--seed", "3", "--json", "--no-progress"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert [bot["bot"] for bot in data["bots"]] == ["basic", "random"]
+    assert data["games"] == 6 and data["deals"] == 2
+    assert {"mean", "ci95"} <= set(data["bots"][0]["score_per_hand"])
+    text = runner.invoke(main, ["arena", "--bots", "basic,random,random", "--set", "max_size=2", "--games", "2",
+                                "--no-progress"])
+    assert text.exit_code == 0 and "basic" in text.output and "95%" in text.output
+
+
+@pytest.mark.parametrize("args", [
+    ["--bots", "basic,nobody,random"],
+    ["--bots", "basic,random"],
+    [],
+    ["--bots", "basic,random,random", "--set", "no_such_knob=1"],
+    ["--bots", "basic,random,random", "--preset", "7-truf"],
+])
+def test_arena_command_usage_errors(args: list[str]) -> None:
+    out = CliRunner().invoke(main, ["arena", *args, "--games", "1", "--no-progress"])
+    assert out.exit_code == 2, out.output
