@@ -518,9 +518,12 @@ class TablePage {
       parts.push(el("span", {}, s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 })));
       parts.push(el("span", {}, tn("cards_n", s.hand_size)));
       if (s.dealer !== null) parts.push(el("span", {}, t("dealer"), ": ", names[s.dealer]));
-      const trump = el("span", { class: "trump" }, t("trump"), ": ",
-        el("strong", { class: s.trump && RED.has(s.trump) ? "red" : "" }, s.trump && SUITS[s.trump] ? SUITS[s.trump] + " " : "", suitWord(s.trump)));
-      parts.push(trump);
+      // Before the deal (between hands) the trump is not known yet: say nothing rather than "No trump".
+      if (s.dealt || s.scoresheet) {
+        const trump = el("span", { class: "trump" }, t("trump"), ": ",
+          el("strong", { class: s.trump && RED.has(s.trump) ? "red" : "" }, s.trump && SUITS[s.trump] ? SUITS[s.trump] + " " : "", suitWord(s.trump)));
+        parts.push(trump);
+      }
       if (s.turn_up) parts.push(el("span", { class: "turned" }, t("turned_card"), ": ", cardEl(s.turn_up, { small: true })));
     }
     const bar = el("div", { class: "info-bar" }, parts);
