@@ -40,6 +40,16 @@ def bot_names() -> list[str]:
     return names
 
 
+def strongest_bot() -> str:
+    """The name of the strongest installed level: the one that gives hints.
+
+    >>> strongest_bot()
+    'strong'
+    """
+    installed = bot_names()
+    return next((level for level in reversed(BOT_LEVELS) if level in installed), "random")
+
+
 def make_bot(spec: str, seed: int | None = None, budget: Budget | None = None, **options: Any) -> Bot:
     """A bot from its name (``random``, ``basic``, ``strong``) or ``cmd:PROGRAM ARGS`` for an
     external bot; ``seed`` makes it reproducible, ``budget`` limits its thinking."""
@@ -63,4 +73,4 @@ def make_bot(spec: str, seed: int | None = None, budget: Budget | None = None, *
     return bot
 
 
-__all__ = ["BOT_LEVELS", "Bot", "Budget", "Suggestion", "bot_names", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "Budget", "Suggestion", "bot_names", "make_bot", "strongest_bot"]

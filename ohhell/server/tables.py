@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ohhell.actions import Action, action_from_json, action_to_json
-from ohhell.bots import Bot, bot_names, make_bot
+from ohhell.bots import Bot, bot_names, make_bot, strongest_bot
 from ohhell.bots.base import forward_actions
 from ohhell.errors import IllegalActionError, OhHellError
 from ohhell.explain import describe_rules
@@ -685,8 +685,7 @@ class TableManager:
         installed = bot_names()
         self.levels: list[str] = installed + [name for name in config.bot_commands if name not in installed]
         """The bot levels people may choose: the installed ones and those the operator registered."""
-        self.hint_level = config.hint_level or next(
-            (level for level in ("strong", "basic", "random") if level in installed), "random")
+        self.hint_level = config.hint_level or strongest_bot()
         self.stand_in_level = config.stand_in_level or ("basic" if "basic" in installed else "random")
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
 

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from ohhell.actions import Action, Bid, Declare, Play, make_bid, make_play
-from ohhell.bots import BOT_LEVELS, Bot, Budget, Suggestion, bot_names, make_bot
+from ohhell.bots import Bot, Budget, Suggestion, make_bot, strongest_bot
 from ohhell.cards import HIDDEN_CARD, Card, parse_card
 from ohhell.errors import OhHellError, RecordError
 from ohhell.game import Game, Phase, State
@@ -68,15 +68,6 @@ BOT_NAMES: Final = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "I
 
 class SessionError(OhHellError):
     """A saved game that cannot be read, or an option that cannot be used."""
-
-
-def strongest_bot() -> str:
-    """The strongest bot level installed (``strong``, else ``basic``, else ``random``)."""
-    installed = bot_names()
-    for level in reversed(list(BOT_LEVELS)):
-        if level in installed:
-            return level
-    return "random"
 
 
 def data_directory() -> Path:
@@ -167,7 +158,8 @@ class PlaySession:
                 seat: make_bot(bots, seed=_mix(bot_seed, seat, resumed), budget=budget)
                 for seat in range(rules.players) if seat != human
             }
-            self._hint_bot = make_bot(bots, seed=_mix(bot_seed, rules.players, resumed), budget=budget)
+            # The hint is the best advice on offer, whoever the opponents are.
+            self._hint_bot = make_bot(strongest_bot(), seed=_mix(bot_seed, rules.players, resumed), budget=budget)
         except ValueError as error:
             raise SessionError(str(error)) from error
         self.generation = 0

@@ -135,6 +135,15 @@ def test_hint_suggests_a_legal_action():
     assert suggestion.action in session.view().legal_actions
 
 
+def test_the_hint_comes_from_the_strongest_bot_with_its_estimates_whoever_the_opponents_are():
+    session = new(seed=2)  # random opponents
+    run_until(session, lambda s: s.human_turn() == "bid")
+    suggestion = session.hint()
+    assert suggestion.kind == "probability of making the bid"
+    assert set(suggestion.estimates) == {f"bid {a.bid}" for a in session.view().legal_actions}
+    assert all(0.0 <= value <= 1.0 for value in suggestion.estimates.values())
+
+
 def test_latest_save_is_the_newest_unfinished_game(tmp_path, data_dir):
     assert latest_save() is None
     older = new(seed=1)
