@@ -92,6 +92,7 @@ class GamesScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", _("New game")),
         Binding("enter", "resume", _("Resume"), show=True, priority=True),
+        Binding("d", "delete", _("Delete")),
         Binding("q", "app.quit", _("Quit")),
         Binding("escape", "app.quit", show=False),
     ]
@@ -126,8 +127,10 @@ class GamesScreen(Screen[None]):
                           time.strftime("%Y-%m-%d %H:%M", time.localtime(game.updated)), key=game.id)
         info = self.query_one("#info", Static)
         if saved:
-            info.update(ngettext("%(count)d saved game. Enter resumes the selected one, n starts a new game.",
-                                 "%(count)d saved games. Enter resumes the selected one, n starts a new game.",
+            info.update(ngettext("%(count)d saved game. Enter resumes the selected one, d deletes it, "
+                                 "n starts a new game.",
+                                 "%(count)d saved games. Enter resumes the selected one, d deletes it, "
+                                 "n starts a new game.",
                                  len(saved)) % {"count": len(saved)})
         else:
             info.update(_("No saved games yet: press n to start a new game."))
@@ -135,13 +138,36 @@ class GamesScreen(Screen[None]):
     def action_new_game(self) -> None:
         self.app.push_screen(NewGameScreen())
 
-    def action_resume(self) -> None:
+    def _selected(self) -> str | None:
+        """The id of the selected game (None when there is none)."""
         table = self.query_one(DataTable)
         if not table.row_count:
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def action_delete(self) -> None:
+        sheet_id = self._selected()
+        if sheet_id is None:
+            self.notify(_("There is no saved game to delete."))
+            return
+        app = self.app
+        assert isinstance(app, ScoreApp)
+        names = next((", ".join(game.names) for game in app.store.list() if game.id == sheet_id), sheet_id)
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                app.store.delete(sheet_id)
+                self.reload()
+                self.notify(_("Deleted the game of %(names)s.") % {"names": names})
+
+        app.push_screen(ConfirmScreen(_("Delete the game of %(names)s? This cannot be undone.") % {"names": names}),
+                        answered)
+
+    def action_resume(self) -> None:
+        sheet_id = self._selected()
+        if sheet_id is None:
             self.action_new_game()
             return
-        row_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        sheet_id = str(row_key.value)
         app = self.app
         assert isinstance(app, ScoreApp)
         try:
@@ -684,6 +710,32 @@ class _Dialog(ModalScreen[Any]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(_Dialog):
+    """A yes-or-no question: ``y`` (or the button) answers yes, ``n`` or Esc no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n,escape", "answer(False)", _("No")),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.question, style="bold"))
+            with Horizontal(classes="field"):
+                yield Button(_("Yes"), variant="error", id="yes")
+                yield Button(_("No"), variant="primary", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class TrumpScreen(_Dialog):

@@ -16,6 +16,7 @@ from ohhell.rules import preset
 from ohhell.scorekeeper import ScoreSheet, ScoreStore
 from ohhell.tui.score_app import (
     ChartScreen,
+    ConfirmScreen,
     EditHandScreen,
     ExportSheetScreen,
     GamesScreen,
@@ -202,6 +203,36 @@ def test_new_game_form_list_and_resume(data_dir):
             await pilot.press("enter")
             await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
             assert app.screen.sheet.bids[1] == 1  # Bob bid first (Ann deals)
+
+    run(body())
+
+
+def test_delete_a_saved_game_after_confirming(data_dir):
+    store = ScoreStore()
+    for names in (["Ann", "Bob", "Cy"], ["Dan", "Eve", "Fay"]):
+        sheet = ScoreSheet(preset("classic", players=3, real_cards=True, max_size=2), names)
+        store.save(store.new_id(), sheet)
+    app = ScoreApp(store)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+            table = app.screen.query_one(DataTable)
+            assert table.row_count == 2
+            first = plain(table.get_row_at(0)[0]).strip()
+            await pilot.press("d")
+            assert isinstance(app.screen, ConfirmScreen) and first in app.screen.question
+            await pilot.press("n")  # no: nothing is deleted
+            await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+            assert len(store.list()) == 2
+            await pilot.press("d", "y")
+            await wait_until(pilot, lambda: len(store.list()) == 1)
+            table = app.screen.query_one(DataTable)
+            assert table.row_count == 1 and first not in plain(table.get_row_at(0)[0])
+            await pilot.press("d", "y")
+            await wait_until(pilot, lambda: not store.list())
+            await pilot.press("d")  # nothing left to delete: a message, no dialog
+            assert isinstance(app.screen, GamesScreen)
 
     run(body())
 
