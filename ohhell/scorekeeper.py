@@ -35,7 +35,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ohhell.cards import card_name, parse_card, parse_suit, suit_letter
 from ohhell.errors import OhHellError, RecordError
@@ -270,6 +270,25 @@ class ScoreSheet:
         """Whether there is a change to take back."""
         return bool(self._history)
 
+    @property
+    def undo_records(self) -> list[dict[str, Any]]:
+        """The records before each change that can still be taken back, oldest first (a copy;
+        :class:`ScoreStore` keeps the last :data:`KEPT_UNDO` of them, so that undo works after
+        a resume)."""
+        return copy.deepcopy(self._history)
+
+    def restore_undo(self, records: Sequence[dict[str, Any]]) -> None:
+        """Give back the changes :attr:`undo_records` listed (a record that no longer replays
+        is dropped, with every older one: undo never leads to a broken sheet)."""
+        kept: list[dict[str, Any]] = []
+        for record in reversed(records):
+            try:
+                self._replay(record)
+            except ScoreError:
+                break
+            kept.append(copy.deepcopy(record))
+        self._history = kept[::-1]
+
     def undo(self) -> None:
         """Take back the last change."""
         if not self._history:
@@ -411,6 +430,10 @@ class SavedSheet:
     updated: float
 
 
+KEPT_UNDO: Final = 100
+"""Changes a saved sheet can still take back after it is resumed."""
+
+
 class ScoreStore:
     """Scoresheets saved as JSON files (written atomically) in one directory."""
 
@@ -423,7 +446,8 @@ class ScoreStore:
     def save(self, sheet_id: str, sheet: ScoreSheet) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{sheet_id}.json"
-        data = {"id": sheet_id, "updated": time.time(), "record": sheet.record}
+        data = {"id": sheet_id, "updated": time.time(), "record": sheet.record,
+                "undo": sheet.undo_records[-KEPT_UNDO:]}
         handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(data, stream, ensure_ascii=False, indent=1)
@@ -441,7 +465,11 @@ class ScoreStore:
         except json.JSONDecodeError as error:
             raise ScoreError(_("the saved game %(id)s is damaged: %(error)s") % {"id": sheet_id, "error": error}) \
                 from error
-        return ScoreSheet.from_record(data["record"])
+        sheet = ScoreSheet.from_record(data["record"])
+        undo = data.get("undo")
+        if isinstance(undo, list):
+            sheet.restore_undo([record for record in undo if isinstance(record, dict)])
+        return sheet
 
     def list(self) -> list[SavedSheet]:
         """Saved games, most recently changed first (damaged files are skipped)."""
