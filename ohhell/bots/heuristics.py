@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ohhell.cards import BLACK_JOKER, JOKERS, RED_JOKER, SUIT_MASKS, CardMask, Suit
+from ohhell.cards import BLACK_JOKER, JOKERS, RED_JOKER, SUIT_MASKS, CardMask, Suit, cards_of
 
 
 def trump_mask_of(trump: Suit | None, turn_up: int | None) -> CardMask:
@@ -47,15 +47,6 @@ def power(card: int, led: Suit | None, trump: CardMask) -> int:
     return 0
 
 
-def cards_in(mask: CardMask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: int, size: int) -> float:
     """Expected tricks of ``hand`` before the bidding; ``unseen``: the cards that may be in
     the other hands (not the hand itself, not the turned card)."""
@@ -68,7 +59,7 @@ def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: 
         if not mine:
             continue
         length = mine.bit_count()
-        for index, card in enumerate(sorted(cards_in(mine), reverse=True)):
+        for index, card in enumerate(sorted(cards_of(mine), reverse=True)):
             is_trump = bool(trump >> card & 1)
             same = trump if is_trump else SUIT_MASKS[suit]
             higher = same & unseen & ~((1 << (card + 1)) - 1)
@@ -142,7 +133,7 @@ def chance_beaten(card_power: int, led: Suit, trump: CardMask, possible: Sequenc
         pool = cards.bit_count()
         higher_led = 0
         higher_trump = 0
-        for card in cards_in(cards & (led_mask | trump)):
+        for card in cards_of(cards & (led_mask | trump)):
             if power(card, led, trump) > card_power:
                 if led_mask >> card & 1:
                     higher_led |= 1 << card

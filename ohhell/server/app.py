@@ -134,6 +134,15 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+async def _json_object(request: Request, language: str) -> dict[str, Any] | Response:
+    """The request's JSON object, or the error response that says it is not one (in the
+    request's language)."""
+    try:
+        return await _body(request)
+    except ValueError:
+        return _error(400, _t(language, N_("send a JSON object")))
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
@@ -241,10 +250,9 @@ async def api_config(request: Request) -> Response:
 async def api_rules(request: Request) -> Response:
     """Check a preset and knobs; the knobs' values and the rules in plain words."""
     language = _language(request)
-    try:
-        data = await _body(request)
-    except ValueError:
-        return _error(400, _("send a JSON object"))
+    data = await _json_object(request, language)
+    if isinstance(data, Response):
+        return data
     with speaking(language):
         try:
             rules = rules_from_request(data, real_cards=bool(data.get("real_cards")))
@@ -259,10 +267,9 @@ async def api_create_table(request: Request) -> Response:
     language = _language(request)
     if not server.may_create(_client(request)):
         return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    try:
-        data = await _body(request)
-    except ValueError:
-        return _error(400, _("send a JSON object"))
+    data = await _json_object(request, language)
+    if isinstance(data, Response):
+        return data
     with speaking(language):
         name = _name(data.get("name"), server.config.max_name_length)
         if name is None:
@@ -308,10 +315,9 @@ async def api_join(request: Request) -> Response:
         return _error(404, _t(language, N_("There is no table with that code.")))
     if not server.may_create(_client(request)):
         return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    try:
-        data = await _body(request)
-    except ValueError:
-        return _error(400, _("send a JSON object"))
+    data = await _json_object(request, language)
+    if isinstance(data, Response):
+        return data
     with speaking(language):
         name = _name(data.get("name"), server.config.max_name_length)
         if name is None:
@@ -349,10 +355,9 @@ async def api_create_sheet(request: Request) -> Response:
     language = _language(request)
     if not server.may_create(_client(request)):
         return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    try:
-        data = await _body(request)
-    except ValueError:
-        return _error(400, _("send a JSON object"))
+    data = await _json_object(request, language)
+    if isinstance(data, Response):
+        return data
     with speaking(language):
         names = data.get("names")
         if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
@@ -395,10 +400,9 @@ async def api_change_sheet(request: Request) -> Response:
     server = _server(request)
     language = _language(request)
     sheet_id = str(request.path_params["sheet"])
-    try:
-        data = await _body(request)
-    except ValueError:
-        return _error(400, _("send a JSON object"))
+    data = await _json_object(request, language)
+    if isinstance(data, Response):
+        return data
     try:
         sheet = await server.sheets.change(sheet_id, data, language)
     except KeyError:

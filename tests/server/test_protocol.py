@@ -256,6 +256,12 @@ def test_lobby_api_and_pages(live_server: LiveServer) -> None:
     page = httpx.get(live_server.url + "/", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).text
     assert '<html lang="ru">' in page
     assert httpx.get(f"{live_server.url}/api/tables/NOPE99").status_code == 404
+    # A body that is not a JSON object is refused, in the language the browser asked for.
+    for path in ("/api/rules", "/api/tables", "/api/sheets"):
+        for body in (b"{not json", b"[1, 2]"):
+            answer = httpx.post(live_server.url + path, content=body,
+                                headers={"Accept-Language": "ru", "Content-Type": "application/json"})
+            assert answer.status_code == 400 and answer.json()["error"] == "отправьте объект JSON", path
 
 
 def test_record_of_a_running_game_has_finished_hands_only(live_server: LiveServer) -> None:
