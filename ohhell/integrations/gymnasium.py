@@ -38,8 +38,8 @@ from gymnasium import spaces
 from ohhell.bots import Bot, bot_names, make_bot
 from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
 from ohhell.integrations.encoding import ObservationEncoder
-from ohhell.integrations.pettingzoo import describe_public
-from ohhell.views import seat_view, spectator_view
+from ohhell.integrations.pettingzoo import render_public
+from ohhell.views import seat_view
 
 Observation = dict[str, np.ndarray]
 
@@ -153,13 +153,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._observe()["action_mask"].astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = describe_public(spectator_view(self.game_state))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_public(self.game_state, self.render_mode)
 
     def close(self) -> None:
         for bot in self.bots.values():

@@ -44,6 +44,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ign
 
 from ohhell.cards import card_name
 from ohhell.errors import IllegalActionError
+from ohhell.game import State
 from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
 from ohhell.integrations.encoding import ObservationEncoder
 from ohhell.views import SeatView, seat_view, spectator_view
@@ -192,16 +193,21 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
 
     def render(self) -> str | None:
         """The public state as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            return None
-        text = describe_public(spectator_view(self.game_state))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_public(self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def render_public(state: State, render_mode: str | None) -> str | None:
+    """Render the public state: ``ansi`` returns the text, ``human`` prints it, None does nothing."""
+    if render_mode is None:
+        return None
+    text = describe_public(spectator_view(state))
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def describe_public(view: SeatView) -> str:
