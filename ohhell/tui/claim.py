@@ -94,11 +94,7 @@ class _Search:
             return True
         claimant = turn == self.seat
         for move in self._moves():
-            state.apply(move)
-            try:
-                good = not self._lost_a_trick() and self.wins_all()
-            finally:
-                state.undo()
+            good = self._wins_all_after(move)
             if claimant and good:
                 return True
             if not claimant and not good:
@@ -107,16 +103,15 @@ class _Search:
 
     def best_move(self) -> Action | None:
         """A move of the claimant (on turn) that keeps every remaining trick, if one is proved."""
-        state = self.state
-        for move in self._moves():
-            state.apply(move)
-            try:
-                good = not self._lost_a_trick() and self.wins_all()
-            finally:
-                state.undo()
-            if good:
-                return move
-        return None
+        return next((move for move in self._moves() if self._wins_all_after(move)), None)
+
+    def _wins_all_after(self, move: Action) -> bool:
+        """Whether the claimant still wins every trick after ``move`` (the state is restored)."""
+        self.state.apply(move)
+        try:
+            return not self._lost_a_trick() and self.wins_all()
+        finally:
+            self.state.undo()
 
 
 def masters_claim(state: State, seat: int) -> bool:
