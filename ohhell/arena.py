@@ -36,7 +36,7 @@ import click
 
 from ohhell.bots import Budget, make_bot
 from ohhell.bots.driver import BotError, play_game
-from ohhell.i18n import N_, _
+from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
 
 Z95 = 1.959963984540054
@@ -44,7 +44,8 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class SeatResult:
-    """How one bot did in one game: its hand scores, bids made and bids, final total, win share."""
+    """How one bot did in one game: its hand scores, bids made and bids, final total, win
+    share, and whether it failed (an external program that a fallback bot replaced)."""
 
     spec: str
     hand_scores: tuple[int, ...]
@@ -52,6 +53,7 @@ class SeatResult:
     bids: int
     total: int
     win_share: float
+    failed: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class BotStats:
     bids_made: int = 0
     bids: int = 0
     wins: float = 0.0
+    failed_games: int = 0
+    """Games in which the bot failed and a fallback bot finished for it (external programs)."""
 
     @property
     def made_share(self) -> float:
@@ -95,7 +99,7 @@ class BotStats:
             "score_per_hand": {"mean": self.mean_hand, "ci95": list(self.ci_hand)},
             "score_per_game": {"mean": self.mean_game, "ci95": list(self.ci_game)},
             "bids_made": self.bids_made, "bids": self.bids, "made_share": self.made_share,
-            "wins": self.wins, "win_share": self.win_share,
+            "wins": self.wins, "win_share": self.win_share, "failed_games": self.failed_games,
         }
 
 
@@ -151,6 +155,7 @@ def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
         finally:
             for bot in bots:
                 bot.close()
+        failed = [bool(getattr(bot, "incidents", ())) for bot in bots]
         winners = state.winners()
         results = []
         for seat, spec in enumerate(seat_specs):
@@ -159,7 +164,7 @@ def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
             made = sum(1 for hand in state.finished_hands
                        if hand.bids[seat] is not None and hand.bids[seat] == hand.tricks[seat])
             share = 1.0 / len(winners) if seat in winners else 0.0
-            results.append(SeatResult(spec, scores, made, len(bid_list), state.totals[seat], share))
+            results.append(SeatResult(spec, scores, made, len(bid_list), state.totals[seat], share, failed[seat]))
         games.append(tuple(results))
     return DealResult(deal, tuple(games), time.perf_counter() - started)
 
@@ -230,6 +235,7 @@ def summarize(specs: Sequence[str], results: Sequence[DealResult]) -> list[BotSt
                 bot.bids_made += seat.bids_made
                 bot.bids += seat.bids
                 bot.wins += seat.win_share
+                bot.failed_games += seat.failed
         for name in names:
             if hand_scores[name]:
                 per_deal_hand[name].append(statistics.fmean(hand_scores[name]))
@@ -260,7 +266,13 @@ def format_table(result: ArenaResult) -> str:
     summary = _("%(deals)d deals, %(games)d games (every deal once per rotation of the bots), seed %(seed)d, "
                 "%(seconds).1f s") % {"deals": result.deals, "games": result.games_played, "seed": result.seed,
                                       "seconds": result.seconds}
-    return "\n".join([*lines, "", summary])
+    failures = [ngettext("%(bot)s failed in %(count)d game of %(games)d; a fallback bot finished it "
+                         "(the warnings above say why), so its figures are not its own.",
+                         "%(bot)s failed in %(count)d games of %(games)d; a fallback bot finished them "
+                         "(the warnings above say why), so its figures are not its own.", bot.failed_games)
+                % {"bot": bot.name, "count": bot.failed_games, "games": bot.games}
+                for bot in result.bots if bot.failed_games]
+    return "\n".join([*lines, "", summary, *failures])
 
 
 def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:

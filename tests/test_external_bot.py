@@ -284,3 +284,26 @@ def test_view_json_round_trip(name: str, players: int) -> None:
 def test_view_from_json_refuses_a_malformed_view() -> None:
     with pytest.raises(ValueError, match="not a seat view"):
         view_from_json({"rules": {"preset": "classic", "players": 4}})
+
+
+def test_the_arena_plays_an_external_bot_and_flags_the_games_a_fallback_finished(tmp_path: Path) -> None:
+    good = f"{shlex.quote(sys.executable)} {shlex.quote(str(SIMPLE_BOT))}"
+    talker = script(tmp_path, "talker", """
+    def act(message):
+        sys.stdout.write("bid three, please\\n"); sys.stdout.flush()
+    serve(act)
+    """)
+    runner = CliRunner()
+    common = ["--bot", "random", "--bot", "random", "--set", "max_size=2", "--games", "1", "--no-progress"]
+    fine = runner.invoke(cli_main, ["arena", "--bot", "cmd:" + good, *common, "--json"])
+    assert fine.exit_code == 0, fine.output
+    data = json.loads(fine.output)
+    assert data["bots"][0]["bot"] == "cmd:" + good and data["bots"][0]["failed_games"] == 0
+    assert data["bots"][0]["games"] == 3
+    broken = runner.invoke(cli_main, ["arena", "--bot", "cmd:" + talker, *common, "--json"])
+    assert broken.exit_code == 0, broken.output
+    data = json.loads(broken.output[broken.output.index("{"):])
+    assert data["bots"][0]["failed_games"] == 3 and data["bots"][1]["failed_games"] == 0
+    text = runner.invoke(cli_main, ["arena", "--bot", "cmd:" + talker, *common])
+    assert text.exit_code == 0
+    assert "failed in 3 games of 3; a fallback bot finished them" in text.output
