@@ -416,6 +416,8 @@ def table_panel(view: SeatView) -> RenderableType:
         line = Text(_("Trump:") + " ", style="bold")
         line.append_text(trump_text(view.trump, view.turn_up))
         parts.append(line)
+    elif view.game_over:
+        parts.append(Text(_("The game is over."), style="dim"))
     else:
         parts.append(Text(_("The cards are being dealt."), style="dim"))
     trick = list(view.current_trick)

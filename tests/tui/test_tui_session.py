@@ -228,3 +228,16 @@ def test_the_bots_are_told_once_that_the_game_is_over():
     session.tell_game_over()
     session.tell_game_over()
     assert sorted(told) == [(1, True), (2, True)]
+
+
+def test_the_table_says_the_game_is_over_once_it_is_not_that_cards_are_being_dealt():
+    from rich.console import Console
+
+    from ohhell.tui.widgets import table_panel
+
+    session = new(seed=4, players=3, max_size=1)
+    run_until(session, lambda s: s.state.is_terminal())
+    console = Console(width=80, record=True)
+    console.print(table_panel(session.view()))
+    text = console.export_text()
+    assert "The game is over." in text and "being dealt" not in text
