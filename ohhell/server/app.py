@@ -143,6 +143,14 @@ async def _json_object(request: Request, language: str) -> dict[str, Any] | Resp
         return _error(400, _t(language, N_("send a JSON object")))
 
 
+async def _creation_body(request: Request, server: Server, language: str) -> dict[str, Any] | Response:
+    """The JSON object of a request that creates something (a table, a seat, a sheet), or the
+    error response: too many creations from this address this minute, or not a JSON object."""
+    if not server.may_create(_client(request)):
+        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
+    return await _json_object(request, language)
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
@@ -265,9 +273,7 @@ async def api_rules(request: Request) -> Response:
 async def api_create_table(request: Request) -> Response:
     server = _server(request)
     language = _language(request)
-    if not server.may_create(_client(request)):
-        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    data = await _json_object(request, language)
+    data = await _creation_body(request, server, language)
     if isinstance(data, Response):
         return data
     with speaking(language):
@@ -313,9 +319,7 @@ async def api_join(request: Request) -> Response:
     table = await _table(request)
     if table is None:
         return _error(404, _t(language, N_("There is no table with that code.")))
-    if not server.may_create(_client(request)):
-        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    data = await _json_object(request, language)
+    data = await _creation_body(request, server, language)
     if isinstance(data, Response):
         return data
     with speaking(language):
@@ -353,9 +357,7 @@ async def api_record(request: Request) -> Response:
 async def api_create_sheet(request: Request) -> Response:
     server = _server(request)
     language = _language(request)
-    if not server.may_create(_client(request)):
-        return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
-    data = await _json_object(request, language)
+    data = await _creation_body(request, server, language)
     if isinstance(data, Response):
         return data
     with speaking(language):
