@@ -16,7 +16,7 @@ from typing import Any
 
 from ohhell.errors import OhHellError
 from ohhell.i18n import _
-from ohhell.scorekeeper import ScoreError, ScoreSheet
+from ohhell.scorekeeper import KEPT_UNDO, ScoreError, ScoreSheet
 from ohhell.server.store import Store
 from ohhell.server.texts import speaking
 
@@ -57,16 +57,18 @@ class SheetService:
 
     async def create(self, sheet: ScoreSheet) -> str:
         sheet_id = secrets.token_urlsafe(12)
-        await self.store.save_sheet(sheet_id, sheet.record, created=True)
+        await self.store.save_sheet(sheet_id, sheet.record, created=True, undo=sheet.undo_records[-KEPT_UNDO:])
         self.sheets[sheet_id] = sheet
         return sheet_id
 
     async def get(self, sheet_id: str) -> ScoreSheet | None:
         sheet = self.sheets.get(sheet_id)
         if sheet is None and 8 <= len(sheet_id) <= 40:
-            record = await asyncio.to_thread(self.store.load_sheet, sheet_id)
-            if record is not None:
+            found = await asyncio.to_thread(self.store.load_sheet, sheet_id)
+            if found is not None:
+                record, undo = found
                 sheet = ScoreSheet.from_record(record)
+                sheet.restore_undo(undo)
                 self.sheets[sheet_id] = sheet
         return sheet
 
@@ -82,7 +84,7 @@ class SheetService:
             with speaking(language):
                 _apply(sheet, operation)
             if sheet.record != before:
-                await self.store.save_sheet(sheet_id, sheet.record)
+                await self.store.save_sheet(sheet_id, sheet.record, undo=sheet.undo_records[-KEPT_UNDO:])
         return sheet
 
 

@@ -58,7 +58,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -69,7 +71,8 @@ log = logging.getLogger("ohhell.server.store")
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``)."""
 
 metadata = MetaData()
 
@@ -114,8 +117,10 @@ sheets = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("record", Text, nullable=False),
+    Column("undo", Text, nullable=True),
 )
-"""Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON."""
+"""Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON; ``undo``: the records
+before the changes that can still be taken back (JSON list, oldest first)."""
 
 schema_info = Table(
     "ohhell_schema", metadata,
@@ -262,6 +267,10 @@ class Store:
             elif found > SCHEMA_VERSION:
                 raise StoreError(f"the database was written by a newer ohhell (schema {found}); "
                                  f"this one knows schema {SCHEMA_VERSION}")
+            elif found < SCHEMA_VERSION:
+                _migrate(conn, found)
+                conn.execute(update(schema_info).values(version=SCHEMA_VERSION))
+                log.info("database schema %d upgraded to %d", found, SCHEMA_VERSION)
 
     # ------------------------------------------------------------------ writer thread
 
@@ -466,16 +475,20 @@ class Store:
 
         return self.write(call)
 
-    def save_sheet(self, sheet_id: str, record: dict[str, Any], created: bool = False) -> asyncio.Future[None]:
-        """Store a scorekeeper sheet's record (insert it if ``created``)."""
+    def save_sheet(self, sheet_id: str, record: dict[str, Any], created: bool = False,
+                   undo: Sequence[dict[str, Any]] = ()) -> asyncio.Future[None]:
+        """Store a scorekeeper sheet's record and undo history (insert it if ``created``)."""
         now = time.time()
-        text = json.dumps(record, ensure_ascii=False)
+        record_text = json.dumps(record, ensure_ascii=False)
+        undo_text = json.dumps(list(undo), ensure_ascii=False)
 
         def call(conn: Connection) -> None:
             if created:
-                conn.execute(sheets.insert().values(id=sheet_id, created=now, updated=now, record=text))
+                conn.execute(sheets.insert().values(id=sheet_id, created=now, updated=now, record=record_text,
+                                                    undo=undo_text))
             else:
-                conn.execute(update(sheets).where(sheets.c.id == sheet_id).values(updated=now, record=text))
+                conn.execute(update(sheets).where(sheets.c.id == sheet_id).values(updated=now, record=record_text,
+                                                                                   undo=undo_text))
 
         return self.write(call)
 
@@ -517,11 +530,14 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(game_tables.c.id).where(game_tables.c.id == table_id)).first() is not None
 
-    def load_sheet(self, sheet_id: str) -> dict[str, Any] | None:
-        """A scorekeeper sheet's record, or ``None``."""
+    def load_sheet(self, sheet_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A scorekeeper sheet's record and undo history, or ``None``."""
         with self.engine.connect() as conn:
-            text = conn.execute(select(sheets.c.record).where(sheets.c.id == sheet_id)).scalar()
-        return json.loads(text) if text is not None else None
+            row = conn.execute(select(sheets.c.record, sheets.c.undo).where(sheets.c.id == sheet_id)).first()
+        if row is None:
+            return None
+        undo = json.loads(row.undo) if row.undo else []
+        return json.loads(row.record), [entry for entry in undo if isinstance(entry, dict)]
 
     def count_actions(self, table_id: str) -> int:
         with self.engine.connect() as conn:
@@ -544,6 +560,15 @@ def _settle(jobs: list[_Job]) -> None:
 def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
     return {"table_id": table_id, "seat": seat.seat, "kind": seat.kind, "bot": seat.bot, "name": seat.name,
             "token_hash": seat.token_hash}
+
+
+def _migrate(conn: Connection, version: int) -> None:
+    """Bring a database of schema ``version`` up to :data:`SCHEMA_VERSION` (the tables
+    ``create_all`` made are already current; older tables get their new columns)."""
+    if version < 2:
+        columns = {column["name"] for column in inspect(conn).get_columns("ohhell_sheets")}
+        if "undo" not in columns:
+            conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN undo TEXT"))
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:

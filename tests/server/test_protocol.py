@@ -306,9 +306,12 @@ def test_scorekeeper_api(live_server: LiveServer) -> None:
     record = httpx.get(f"{base}/{sheet_id}?format=record").json()
     assert record["hands"][0]["tricks"] == [2, 4, 4]
     assert "Ann" in httpx.get(f"{base}/{sheet_id}?format=csv").text
-    # Stored: a new server on the same database has it.
+    # Stored with its undo history: a new server on the same database has it and can undo.
     other = start_server(live_server.database)
     try:
-        assert httpx.get(f"{other.url}/api/sheets/{sheet_id}").json()["totals"] == [12, 0, 14]
+        stored = httpx.get(f"{other.url}/api/sheets/{sheet_id}").json()
+        assert stored["totals"] == [12, 0, 14] and stored["can_undo"]
+        undone = httpx.post(f"{other.url}/api/sheets/{sheet_id}", json={"op": "undo"}).json()
+        assert undone["totals"] == [12, 13, 0]  # the edit is taken back
     finally:
         other.stop()

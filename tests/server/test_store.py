@@ -102,3 +102,44 @@ def test_writes_outside_the_event_loop_block_until_durable(store_url: tuple[str,
         store.append_actions("CCCCCC", [(1, move(5))])
     assert Store(url).count_actions("CCCCCC") == 2
     store.close()
+
+
+def test_sheets_keep_their_undo_history(store_url: tuple[str, str]) -> None:
+    url, sync = store_url
+    store = Store(url, sqlite_sync=sync)
+    store.start()
+    record = {"format": "ohhell/1", "rules": {"preset": "classic", "players": 3}, "hands": []}
+    earlier = [dict(record, names=["A", "B", "C"])]
+
+    async def scenario() -> None:
+        await store.save_sheet("sheet-0001", record, created=True)
+        await store.save_sheet("sheet-0001", record, undo=earlier)
+
+    asyncio.run(scenario())
+    assert store.load_sheet("sheet-0001") == (record, earlier)
+    assert store.load_sheet("sheet-9999") is None
+    store.close()
+
+
+def test_a_schema_1_database_is_upgraded_and_keeps_its_sheets(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:  # what ohhell wrote before schema 2
+        conn.execute("CREATE TABLE ohhell_sheets (id VARCHAR(40) PRIMARY KEY, created FLOAT NOT NULL, "
+                     "updated FLOAT NOT NULL, record TEXT NOT NULL)")
+        conn.execute("CREATE TABLE ohhell_schema (version INTEGER PRIMARY KEY)")
+        conn.execute("INSERT INTO ohhell_schema VALUES (1)")
+        conn.execute("INSERT INTO ohhell_sheets VALUES ('old-sheet', 1.0, 1.0, '{\"format\": \"ohhell/1\"}')")
+    store = Store(f"sqlite:///{path}")
+    store.start()
+    assert store.load_sheet("old-sheet") == ({"format": "ohhell/1"}, [])
+    store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM ohhell_schema").fetchall() == [(2,)]
+    newer = tmp_path / "newer.db"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("CREATE TABLE ohhell_schema (version INTEGER PRIMARY KEY)")
+        conn.execute("INSERT INTO ohhell_schema VALUES (99)")
+    with pytest.raises(StoreError, match="newer ohhell"):
+        Store(f"sqlite:///{newer}")
