@@ -152,7 +152,7 @@ class GamesScreen(Screen[None]):
             return
         app = self.app
         assert isinstance(app, ScoreApp)
-        names = next((", ".join(game.names) for game in app.store.list() if game.id == sheet_id), sheet_id)
+        names = str(self.query_one(DataTable).get_cell(sheet_id, "players"))  # as listed, without reading the files
 
         def answered(delete: bool | None) -> None:
             if delete:
