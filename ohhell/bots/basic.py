@@ -78,7 +78,7 @@ class BasicBot(Bot):
         """The expected tricks of the seat's hand."""
         knowledge = Knowledge.from_view(view)
         if view.blind:
-            return _blind_chance(view, knowledge)
+            return blind_chance(view, knowledge)
         hand = knowledge.known[knowledge.seat]
         return estimate_tricks(hand, knowledge.trump, knowledge.unseen, view.players, view.hand_size)
 
@@ -190,7 +190,7 @@ def _card_power(view: SeatView, card: int, led: int, trump: int, trick: tuple[tu
     return power(card, led, trump)
 
 
-def _blind_chance(view: SeatView, knowledge: Knowledge) -> float:
+def blind_chance(view: SeatView, knowledge: Knowledge) -> float:
     """Devil's Bridge: the share of the cards this seat might hold that would win the
     one-card trick against the cards it sees (others play their only card)."""
     seat = knowledge.seat
@@ -212,4 +212,4 @@ def _blind_chance(view: SeatView, knowledge: Knowledge) -> float:
     return wins / len(candidates)
 
 
-__all__ = ["SUIT_MASKS", "SURE", "BasicBot", "tricks_wanted"]
+__all__ = ["SUIT_MASKS", "SURE", "BasicBot", "blind_chance", "tricks_wanted"]

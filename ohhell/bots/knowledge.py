@@ -177,17 +177,30 @@ class Knowledge:
         earlier hands). Returns the weight of each world (the mixture likelihood of the bids
         in it) and each seat's posterior chance of being random. Seats whose hand this seat
         sees, and seats that did not bid, are not judged."""
+        factors, randomness = self.bid_factors(worlds, bids, dealer, hooked, random_prior)
+        weights = [1.0] * len(worlds)
+        for row in factors.values():
+            for index, value in enumerate(row):
+                weights[index] *= value
+        return weights, randomness
+
+    def bid_factors(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
+                    hooked: bool = False, random_prior: Sequence[float] | None = None,
+                    ) -> tuple[dict[int, list[float]], list[float]]:
+        """The likelihood of each judged seat's bid in each world, by seat (the weight of a
+        world is their product), and each seat's chance of being random (see
+        :meth:`bid_evidence`)."""
         n = self.players
         prior = list(random_prior) if random_prior is not None else [DEFAULT_RANDOM_PRIOR] * n
         randomness = [0.0] * n
-        weights = [1.0] * len(worlds)
+        factors: dict[int, list[float]] = {}
         sigma = 0.55 + 0.06 * self.size
         uniform = 1.0 / (self.size + 1)
         others = [player for player in range(n)
                   if player != self.seat and bids[player] is not None
                   and self.known[player].bit_count() < self.counts[player]]
         if not worlds:
-            return weights, [prior[p] if p != self.seat else 0.0 for p in range(n)]
+            return factors, [prior[p] if p != self.seat else 0.0 for p in range(n)]
         base_unseen = self.deck & ~(1 << self.turn_up if self.turn_up is not None else 0)
         for player in range(n):
             if player != self.seat and player not in others:
@@ -211,9 +224,8 @@ class Knowledge:
             randomness[player] = posterior
             # Keep a floor so that no single bid wipes out the worlds.
             share = max(posterior, ROBUST_FLOOR)
-            for index, value in enumerate(careful):
-                weights[index] *= share * uniform + (1 - share) * value
-        return weights, randomness
+            factors[player] = [share * uniform + (1 - share) * value for value in careful]
+        return factors, randomness
 
     def bid_weights(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
                     forbidden_for_dealer: bool = False) -> list[float]:

@@ -50,9 +50,10 @@ from typing import Final
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Deal, Declare, Play
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
-from ohhell.bots.basic import BasicBot
+from ohhell.bots.basic import BasicBot, blind_chance
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, resample
-from ohhell.cards import HIDDEN_CARD, card_name, cards_of
+from ohhell.bots.one_card import win_chance
+from ohhell.cards import HIDDEN_CARD, JOKERS_MASK, card_name, cards_of
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game, Phase, State
 from ohhell.rules import HandPlan, Rules
@@ -329,6 +330,10 @@ class StrongBot(Bot):
         bids = sorted({a.bid for a in actions if isinstance(a, Bid)})
         seat = view.seat
         assert seat is not None
+        if view.hand_size == 1:
+            exact = self._one_card_bid(view, actions, bids)
+            if exact is not None:
+                return exact
         if not fastsim.usable(view.rules) or view.blind:
             action = self._basic.choose(view)
             return Suggestion(action, {_label(action): 1.0}, "heuristic bid")
@@ -398,6 +403,54 @@ class StrongBot(Bot):
             "expected_score": {str(b): values[b] for b in bids},
             "tricks_distribution": distribution,
             "worlds": done,
+        })
+
+    def _one_card_bid(self, view: SeatView, actions: Sequence[Action], bids: list[int]) -> Suggestion | None:
+        """A one-card hand: the chance of taking the trick counted exactly
+        (:mod:`ohhell.bots.one_card`), and the bid with the best expected score. ``None``
+        when it cannot be counted exactly (high-low jokers)."""
+        rules = view.rules
+        seat = view.seat
+        n = view.players
+        assert seat is not None and view.dealer is not None
+        if rules.jokers == "high-low" and rules.deck_mask & JOKERS_MASK:
+            return None
+        knowledge = Knowledge.from_view(view)
+        if view.blind:
+            if sum(1 for p, cards in view.visible_hands.items() if cards and p != seat) != n - 1:
+                return None
+            chance = blind_chance(view, knowledge)
+            method = "exact: the share of the cards this seat may hold that take the trick"
+        else:
+            if any(knowledge.known[p] or knowledge.counts[p] != 1 for p in range(n) if p != seat):
+                return None
+            leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % n
+            weights: list[dict[int, float] | None] = [None] * n
+            if any(b is not None for p, b in enumerate(view.bids) if p != seat):
+                cards = cards_of(knowledge.unseen)
+                # One world per card, every hidden seat holding it: each seat's factor is
+                # then the likelihood of its bid given that card.
+                synthetic = [tuple(1 << c if p != seat else knowledge.known[seat] for p in range(n)) for c in cards]
+                hooked = rules.hook and rules.bidding == "in-turn"
+                factors, self.randomness = knowledge.bid_factors(synthetic, view.bids, view.dealer, hooked,
+                                                                 random_prior(view, self.random_prior))
+                for player, row in factors.items():
+                    weights[(player - leader) % n] = dict(zip(cards, row, strict=True))
+            mine = next(iter(view.hand))
+            chance = win_chance(mine, knowledge.trump, knowledge.unseen, (seat - leader) % n, n, weights)
+            method = "exact over every deal of the unseen cards" + (", weighed by the bids" if any(weights) else "")
+        values: dict[int, float] = {}
+        made: dict[int, float] = {}
+        for bid in bids:
+            score = _row(rules, bid, view.totals[seat], 1)
+            values[bid] = score[0] * (1 - chance) + score[1] * chance
+            made[bid] = chance if bid == 1 else 1 - chance if bid == 0 else 0.0
+        best = max(bids, key=lambda b: (round(values[b], 9), made[b], -b))
+        action = next(a for a in actions if isinstance(a, Bid) and a.bid == best)
+        return Suggestion(action, {f"bid {b}": made[b] for b in bids}, "probability of making the bid", {
+            "expected_score": {str(b): values[b] for b in bids},
+            "tricks_distribution": {"0": 1 - chance, "1": chance},
+            "method": method,
         })
 
     # -- the reference-engine fallback --------------------------------------------------
