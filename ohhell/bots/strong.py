@@ -25,6 +25,8 @@ Every decision starts from the seat's view only (:class:`~ohhell.views.SeatView`
    the hand is searched as above. The most visited bid is chosen: the best expected score
    given the tricks it can take, its seat, the bids so far and the hook. The suggestion
    gives the chance of making every bid and the distribution of tricks for the chosen one.
+   One-card hands, where the deal alone decides the trick, are counted exactly instead
+   (:mod:`ohhell.bots.one_card`).
 
 Rules the core does not cover (NE-England Blackout's high-low jokers: also every joker
 declaration), and a missing C core, fall back to the reference engine: worlds are rebuilt
