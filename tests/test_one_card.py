@@ -7,11 +7,14 @@ evidence against a weighted count over every deal."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from math import comb
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import bid_all, dealt, one_hand_rules
 
 from ohhell.actions import Bid
@@ -21,6 +24,8 @@ from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.one_card import distinct_sum, win_chance
 from ohhell.bots.strong import StrongBot
 from ohhell.cards import SUIT_MASKS, card_name, parse_card
+from ohhell.cli import main
+from ohhell.record import record_from_state
 from ohhell.views import seat_view
 
 SPADES = SUIT_MASKS[parse_card("2S") // 13]
@@ -180,3 +185,17 @@ def test_devils_bridge_bids_by_the_share_of_winning_cards_and_the_scoring() -> N
         expected = 1 if 11 * chance > 10 * (1 - chance) else 0
         assert suggestion.action == Bid(seat, expected)
         assert suggestion.estimates == {"bid 0": pytest.approx(1 - chance), "bid 1": pytest.approx(chance)}
+
+
+def test_suggest_says_the_chances_are_exact(tmp_path: Path) -> None:
+    state = dealt(one_hand_rules(1, players=4), ["3D", "2S", "4D", "5D"], turn_up="9S", dealer=0)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(record_from_state(state)), encoding="utf-8")
+    text = CliRunner().invoke(main, ["suggest", str(path)])
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[:4] == ["Seat 1: bid 0", "Chance of making the bid:", "  bid 0           53.4%",
+                                            "  bid 1           46.6%"]
+    assert "counted exactly" in text.output
+    data = json.loads(CliRunner().invoke(main, ["suggest", str(path), "--json"]).output)
+    assert data["details"]["exact"] is True
+    assert data["estimates"]["bid 1"] == pytest.approx(comb(39, 3) / comb(50, 3))

@@ -82,6 +82,8 @@ def format_suggestion(seat: int, suggestion: Suggestion) -> str:
         lines.append(_("Expected score:"))
         for label, value in sorted(estimates.items(), key=lambda item: -item[1]):
             lines.append(f"  {_label_text(label):<14} {value:6.2f}")
+    if suggestion.details.get("exact"):
+        lines.append(_("(counted exactly over every way the unseen cards may lie)"))
     distribution = suggestion.details.get("tricks_distribution")
     if distribution:
         lines.append(_("Tricks it expects to take with this bid:"))

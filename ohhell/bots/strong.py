@@ -452,7 +452,7 @@ class StrongBot(Bot):
         return Suggestion(action, {f"bid {b}": made[b] for b in bids}, "probability of making the bid", {
             "expected_score": {str(b): values[b] for b in bids},
             "tricks_distribution": {"0": 1 - chance, "1": chance},
-            "method": method,
+            "method": method, "exact": True,
         })
 
     # -- the reference-engine fallback --------------------------------------------------
