@@ -26,6 +26,7 @@ from ohhell.bots.strong import StrongBot
 from ohhell.cards import SUIT_MASKS, card_name, parse_card
 from ohhell.cli import main
 from ohhell.record import record_from_state
+from ohhell.rules import HandPlan, preset
 from ohhell.views import seat_view
 
 SPADES = SUIT_MASKS[parse_card("2S") // 13]
@@ -199,3 +200,30 @@ def test_suggest_says_the_chances_are_exact(tmp_path: Path) -> None:
     data = json.loads(CliRunner().invoke(main, ["suggest", str(path), "--json"]).output)
     assert data["details"]["exact"] is True
     assert data["estimates"]["bid 1"] == pytest.approx(comb(39, 3) / comb(50, 3))
+
+
+@pytest.mark.parametrize(("turn_up", "seat", "card"), [("9S", 1, "X1"), ("9S", 2, "X2"), ("9S", 0, "AS"),
+                                                       ("X1", 1, "X2"), ("X2", 2, "AH"), ("X1", 0, "KD")])
+def test_jokers_match_every_deal_played_in_the_engine(turn_up: str, seat: int, card: str) -> None:
+    # Three players, the 54-card deck: a led joker wins unless trumped, of two jokers the
+    # first played wins, and a turned joker makes the other joker the only trump.
+    rules = preset("jokers", players=3, schedule="explicit", hands=(HandPlan(1, "turn-up"),))
+    seen = {parse_card(card), parse_card(turn_up)}
+    unseen = [c for c in range(54) if c not in seen]
+    wins = total = 0
+    others = [p for p in range(3) if p != seat]
+    for deal in itertools.permutations(unseen, 2):
+        hands = [""] * 3
+        hands[seat] = card
+        for other, dealt_card in zip(others, deal, strict=True):
+            hands[other] = card_name(dealt_card)
+        state = dealt(rules, hands, turn_up=turn_up, dealer=0)
+        bid_all(state, [0, 0, 0])
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+        wins += state.finished_hands[-1].tricks[seat]
+        total += 1
+    view = seat_view(dealt(rules, ["2C", "3C", "4C"], turn_up=turn_up, dealer=0), 1)
+    trump = Knowledge.from_view(view).trump
+    mask = sum(1 << c for c in unseen)
+    assert win_chance(parse_card(card), trump, mask, (seat - 1) % 3, 3) == pytest.approx(wins / total, abs=1e-12)
