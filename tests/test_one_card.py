@@ -227,3 +227,30 @@ def test_jokers_match_every_deal_played_in_the_engine(turn_up: str, seat: int, c
     trump = Knowledge.from_view(view).trump
     mask = sum(1 << c for c in unseen)
     assert win_chance(parse_card(card), trump, mask, (seat - 1) % 3, 3) == pytest.approx(wins / total, abs=1e-12)
+
+
+def test_devils_bridge_reads_the_bids_of_those_who_saw_the_card() -> None:
+    # Seat 1 bid first, seeing seat 2's card: a bid of 0 says that card looked strong to it,
+    # a bid of 1 that it looked weak.
+    rules = one_hand_rules(1, players=3, devils_bridge=True)
+    chances = {}
+    for bid in (0, 1):
+        state = dealt(rules, ["KH", "QD", "7S"], turn_up="TS", dealer=0)
+        bid_all(state, [bid])
+        view = seat_view(state, 2)
+        suggestion = StrongBot(seed=1).suggest(view)
+        assert "weighed by the bids" in suggestion.details["method"]
+        chances[bid] = suggestion.estimates["bid 1"]
+        assert StrongBot(seed=5).suggest(view).estimates["bid 1"] == chances[bid]
+    plain = blind_chance(view, Knowledge.from_view(view))  # the same seat, no bids read
+    assert chances[1] < plain - 0.05 < plain + 0.05 < chances[0]
+
+
+def test_devils_bridge_with_seven_is_quick() -> None:
+    rules = one_hand_rules(1, players=7, devils_bridge=True)
+    state = dealt(rules, ["KH", "QD", "7S", "4C", "9C", "3D", "8H"], turn_up="TS", dealer=0)
+    bid_all(state, [1, 0, 1, 0, 0])
+    started = time.perf_counter()
+    suggestion = StrongBot(seed=1).suggest(seat_view(state, 6))
+    assert time.perf_counter() - started < 2.0
+    assert suggestion.details["exact"] and 0.0 < suggestion.estimates["bid 1"] < 1.0

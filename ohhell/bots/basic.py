@@ -31,6 +31,7 @@ from ohhell.bots.heuristics import (
     power,
 )
 from ohhell.bots.knowledge import Knowledge
+from ohhell.bots.one_card import blind_win_chance
 from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, card_colour
 from ohhell.fastsim import score_row
 from ohhell.game import Phase
@@ -195,21 +196,13 @@ def blind_chance(view: SeatView, knowledge: Knowledge) -> float:
     one-card trick against the cards it sees (others play their only card)."""
     seat = knowledge.seat
     n = view.players
-    others = {p: cards[0] for p, cards in view.visible_hands.items() if cards}
+    others = {p: cards[0] for p, cards in view.visible_hands.items() if cards and p != seat}
     candidates = [c for c in range(54) if knowledge.unseen >> c & 1]
     if view.hand_size != 1 or len(others) != n - 1 or not candidates:
         return view.hand_size / n
     assert view.dealer is not None
     leader = view.dealer if view.rules.first_lead == "dealer" else (view.dealer + 1) % n
-    wins = 0
-    for mine in candidates:
-        table = dict(others)
-        table[seat] = mine
-        order = [(leader + k) % n for k in range(n)]
-        led = table[order[0]] // 13
-        winner = max(order, key=lambda p: (power(table[p], led, knowledge.trump), -order.index(p)))
-        wins += winner == seat
-    return wins / len(candidates)
+    return blind_win_chance(others, seat, candidates, knowledge.trump, leader, n)[0]
 
 
 __all__ = ["SUIT_MASKS", "SURE", "BasicBot", "blind_chance", "tricks_wanted"]

@@ -194,8 +194,6 @@ class Knowledge:
         prior = list(random_prior) if random_prior is not None else [DEFAULT_RANDOM_PRIOR] * n
         randomness = [0.0] * n
         factors: dict[int, list[float]] = {}
-        sigma = 0.55 + 0.06 * self.size
-        uniform = 1.0 / (self.size + 1)
         others = [player for player in range(n)
                   if player != self.seat and bids[player] is not None
                   and self.known[player].bit_count() < self.counts[player]]
@@ -208,29 +206,46 @@ class Knowledge:
         for player in others:
             bid = bids[player]
             assert bid is not None
-            spread = sigma * (1.5 if hooked and player == dealer else 1.0)
             hands = [world[player] | self.played[player] for world in worlds]
             if fastsim.AVAILABLE:
                 estimates = fastsim.core.estimate(hands, self.trump, base_unseen, self.players, self.size)
             else:
                 estimates = [estimate_tricks(hand, self.trump, base_unseen & ~hand, self.players, self.size)
                              for hand in hands]
-            norm = 1.0 / (math.sqrt(2 * math.pi) * spread)
-            careful = [norm * math.exp(-((bid - e) ** 2) / (2 * spread * spread)) for e in estimates]
-            evidence = sum(careful) / len(careful)
-            p_random = prior[player] * uniform
-            p_careful = (1 - prior[player]) * evidence
-            posterior = p_random / (p_random + p_careful) if p_random + p_careful > 0 else prior[player]
-            randomness[player] = posterior
-            # Keep a floor so that no single bid wipes out the worlds.
-            share = max(posterior, ROBUST_FLOOR)
-            factors[player] = [share * uniform + (1 - share) * value for value in careful]
+            factors[player], randomness[player] = bid_likelihoods(bid, estimates, self.size, prior[player],
+                                                                  hooked and player == dealer)
         return factors, randomness
 
     def bid_weights(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
                     forbidden_for_dealer: bool = False) -> list[float]:
         """The likelihood of the bids made so far in each world (see :meth:`bid_evidence`)."""
         return self.bid_evidence(worlds, bids, dealer, forbidden_for_dealer)[0]
+
+
+def bid_likelihoods(bid: int, estimates: Sequence[float], size: int, prior: float, hooked_dealer: bool = False,
+                    ) -> tuple[list[float], float]:
+    """How likely ``bid`` is for each hand a seat may hold, given what each hand looks worth
+    (``estimates``), and the seat's posterior chance of bidding at random.
+
+    A careful bid is near the hand's worth (Gaussian, spread 0.55 + 0.06 × cards; half as wide
+    again for a dealer under the hook, whose bid may be forced off its estimate); a random bid
+    is any of the ``size + 1`` alike. The likelihood is the mixture of the two, with the
+    random share never below :data:`ROBUST_FLOOR` so that no single bid rules a hand out.
+
+    >>> likely, randomness = bid_likelihoods(1, [0.9, 0.1], size=1, prior=0.2)
+    >>> likely[0] > likely[1], round(randomness, 3)
+    (True, 0.224)
+    """
+    spread = (0.55 + 0.06 * size) * (1.5 if hooked_dealer else 1.0)
+    uniform = 1.0 / (size + 1)
+    norm = 1.0 / (math.sqrt(2 * math.pi) * spread)
+    careful = [norm * math.exp(-((bid - e) ** 2) / (2 * spread * spread)) for e in estimates]
+    evidence = sum(careful) / len(careful) if careful else 0.0
+    p_random = prior * uniform
+    p_careful = (1 - prior) * evidence
+    posterior = p_random / (p_random + p_careful) if p_random + p_careful > 0 else prior
+    share = max(posterior, ROBUST_FLOOR)
+    return [share * uniform + (1 - share) * value for value in careful], posterior
 
 
 def resample(worlds: Sequence[World], weights: Sequence[float], count: int, rng: random.Random) -> list[World]:

@@ -135,6 +135,84 @@ def _weighed(card: int, trump: CardMask, cards: list[int], position: int, before
     return numerator / denominator
 
 
+def trick_winner(table: Mapping[int, int], leader: int, players: int, trump: CardMask) -> int:
+    """The seat that takes a trick in which every seat plays its card of ``table`` (in turn
+    from ``leader``; of two equally strong cards the first played wins)."""
+    order = [(leader + k) % players for k in range(players)]
+    led = _suit(table[leader])
+    best = leader
+    best_power = power(table[leader], led, trump)
+    for seat in order[1:]:
+        strength = power(table[seat], led, trump)
+        if strength > best_power:
+            best, best_power = seat, strength
+    return best
+
+
+def blind_win_chance(others: Mapping[int, int], seat: int, candidates: Sequence[int], trump: CardMask,
+                     leader: int, players: int, bids: Sequence[int | None] | None = None,
+                     prior: Sequence[float] | None = None, hooked_dealer: int | None = None,
+                     ) -> tuple[float, list[float]]:
+    """Devil's Bridge: the chance that a seat which sees every card but its own takes the
+    trick, and each other seat's chance of bidding at random.
+
+    ``others``: every other seat's card; ``candidates``: the cards the seat may hold. With no
+    bids this is the share of the candidates that take the trick. The seats that bid before
+    saw the seat's card, so their bids are evidence about it: for each candidate, each bidder's
+    own chance is counted as it would have counted it (its candidates are the seat's plus the
+    card it really holds, less the one it sees in the seat's hand), and the candidate is
+    weighed by how likely its bid was at that chance
+    (:func:`~ohhell.bots.knowledge.bid_likelihoods`, a dealer ``hooked_dealer`` forced by the
+    hook counting less).
+
+    >>> from ohhell.cards import SUIT_MASKS, parse_card
+    >>> spades = SUIT_MASKS[parse_card("2S") // 13]
+    >>> others = {0: parse_card("5H"), 2: parse_card("9D")}
+    >>> pack = [c for c in range(52) if c not in (parse_card("5H"), parse_card("9D"), parse_card("TS"))]
+    >>> chance, _ = blind_win_chance(others, 1, pack, spades, leader=0, players=3)
+    >>> round(chance * len(pack))  # the 12 spades left, and the 9 hearts above the 5
+    21
+    """
+    from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, bid_likelihoods
+
+    def takes(table: dict[int, int], who: int) -> bool:
+        return trick_winner(table, leader, players, trump) == who
+
+    def chance_of(table: dict[int, int], who: int, pool: Sequence[int]) -> float:
+        wins = 0
+        for card in pool:
+            table[who] = card
+            wins += takes(table, who)
+        return wins / len(pool) if pool else 0.0
+
+    randomness = [0.0] * players
+    weights = [1.0] * len(candidates)
+    bidders = [p for p in range(players) if p != seat and bids is not None and bids[p] is not None and p in others]
+    for bidder in bidders:
+        assert bids is not None
+        bid = bids[bidder]
+        assert bid is not None
+        estimates = []
+        for card in candidates:
+            table = dict(others)
+            table[seat] = card
+            pool = [c for c in candidates if c != card] + [others[bidder]]
+            estimates.append(chance_of(table, bidder, pool))
+        seat_prior = prior[bidder] if prior is not None else DEFAULT_RANDOM_PRIOR
+        factors, randomness[bidder] = bid_likelihoods(bid, estimates, 1, seat_prior, bidder == hooked_dealer)
+        weights = [w * f for w, f in zip(weights, factors, strict=True)]
+    total = sum(weights)
+    if total <= 0.0:
+        return 0.0, randomness
+    table = dict(others)
+    wins = 0.0
+    for card, weight in zip(candidates, weights, strict=True):
+        table[seat] = card
+        if takes(table, seat):
+            wins += weight
+    return wins / total, randomness
+
+
 def distinct_sum(rows: Sequence[Sequence[float]]) -> float:
     """The sum, over every way to give each row a different column, of the product of the
     chosen entries (the permanent of a rectangular matrix), by inclusion and exclusion over
@@ -184,4 +262,4 @@ def _partitions(items: list[int]) -> Iterator[list[list[int]]]:
             yield [*partition[:index], [first, *partition[index]], *partition[index + 1:]]
 
 
-__all__ = ["distinct_sum", "win_chance"]
+__all__ = ["blind_win_chance", "distinct_sum", "trick_winner", "win_chance"]

@@ -52,9 +52,9 @@ from typing import Final
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Deal, Declare, Play
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
-from ohhell.bots.basic import BasicBot, blind_chance
+from ohhell.bots.basic import BasicBot
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, resample
-from ohhell.bots.one_card import win_chance
+from ohhell.bots.one_card import blind_win_chance, win_chance
 from ohhell.cards import HIDDEN_CARD, JOKERS_MASK, card_name, cards_of
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game, Phase, State
@@ -418,22 +418,26 @@ class StrongBot(Bot):
         if rules.jokers == "high-low" and rules.deck_mask & JOKERS_MASK:
             return None
         knowledge = Knowledge.from_view(view)
+        leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % n
+        hooked = rules.hook and rules.bidding == "in-turn"
         if view.blind:
-            if sum(1 for p, cards in view.visible_hands.items() if cards and p != seat) != n - 1:
+            others = {p: cards[0] for p, cards in view.visible_hands.items() if cards and p != seat}
+            if len(others) != n - 1:
                 return None
-            chance = blind_chance(view, knowledge)
-            method = "exact: the share of the cards this seat may hold that take the trick"
+            chance, self.randomness = blind_win_chance(
+                others, seat, cards_of(knowledge.unseen), knowledge.trump, leader, n, view.bids,
+                random_prior(view, self.random_prior), view.dealer if hooked else None)
+            method = "exact over the cards this seat may hold" + (
+                ", weighed by the bids of those who saw it" if any(b is not None for b in view.bids) else "")
         else:
             if any(knowledge.known[p] or knowledge.counts[p] != 1 for p in range(n) if p != seat):
                 return None
-            leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % n
             weights: list[dict[int, float] | None] = [None] * n
             if any(b is not None for p, b in enumerate(view.bids) if p != seat):
                 cards = cards_of(knowledge.unseen)
                 # One world per card, every hidden seat holding it: each seat's factor is
                 # then the likelihood of its bid given that card.
                 synthetic = [tuple(1 << c if p != seat else knowledge.known[seat] for p in range(n)) for c in cards]
-                hooked = rules.hook and rules.bidding == "in-turn"
                 factors, self.randomness = knowledge.bid_factors(synthetic, view.bids, view.dealer, hooked,
                                                                  random_prior(view, self.random_prior))
                 for player, row in factors.items():
