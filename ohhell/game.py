@@ -73,14 +73,13 @@ from ohhell.cards import (
     CardMask,
     Suit,
     card_colour,
-    card_name,
     cards_of,
     iter_cards,
     parse_suit,
     suit_colour,
 )
 from ohhell.errors import IllegalActionError
-from ohhell.i18n import _
+from ohhell.i18n import _, message_card
 from ohhell.rules import HandPlan, Rules
 from ohhell.scoring import add_to_total, bids_made, hand_score, winners
 
@@ -670,11 +669,11 @@ class State:
     def _raise_illegal_play(self, seat: int, card: Card) -> None:
         if not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
             raise IllegalActionError("not-a-card", _("%(card)s is not a card of this deck")
-                                     % {"card": card_name(card) if card >= 0 else repr(card)})
+                                     % {"card": message_card(card) if card >= 0 else repr(card)})
         hand = self.hands[seat]
         if not hand & _BITS[card]:
             raise IllegalActionError("not-in-hand", _("seat %(seat)d does not hold %(card)s")
-                                     % {"seat": seat, "card": card_name(card)})
+                                     % {"seat": seat, "card": message_card(card)})
         n_plays = len(self.plays)
         leading = n_plays % self.num_players == 0
         if self.game.high_low_jokers and card >= RED_JOKER:
@@ -686,12 +685,12 @@ class State:
         suit = self._trick_suit
         if not leading and suit is not None and hand & SUIT_MASKS[suit]:
             raise IllegalActionError("follow-suit", _("seat %(seat)d must follow %(suit)s but played %(card)s")
-                                     % {"seat": seat, "suit": _(SUIT_NAMES[suit]), "card": card_name(card)})
+                                     % {"seat": seat, "suit": _(SUIT_NAMES[suit]), "card": message_card(card)})
         if self.rules.must_trump and hand & self._trump_mask:
             raise IllegalActionError("must-trump", _("seat %(seat)d cannot follow suit and must trump, but "
-                                                     "played %(card)s") % {"seat": seat, "card": card_name(card)})
+                                                     "played %(card)s") % {"seat": seat, "card": message_card(card)})
         raise IllegalActionError("illegal-play", _("seat %(seat)d may not play %(card)s now")
-                                 % {"seat": seat, "card": card_name(card)})
+                                 % {"seat": seat, "card": message_card(card)})
 
     # -- checks (no change to the state) ---------------------------------------------
 
@@ -793,7 +792,7 @@ class State:
                                          % {"drawer": drawer, "seat": action.seat})
             if not self._may_draw(action.card):
                 raise IllegalActionError("bad-card", _("%(card)s cannot be drawn now")
-                                         % {"card": card_name(action.card)})
+                                         % {"card": message_card(action.card)})
             return
         if phase == Phase.CUT:
             if kind is not Cut:
@@ -837,9 +836,9 @@ class State:
             for card in cards:
                 if not isinstance(card, int) or not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
                     raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
-                                             % {"card": card_name(card)})
+                                             % {"card": message_card(card)})
                 if seen & _BITS[card]:
-                    raise IllegalActionError("bad-deal", _("%(card)s was dealt twice") % {"card": card_name(card)})
+                    raise IllegalActionError("bad-deal", _("%(card)s was dealt twice") % {"card": message_card(card)})
                 seen |= _BITS[card]
         turn_up = action.turn_up
         if self._turns_up():
@@ -848,10 +847,10 @@ class State:
                                                         "left after the deal") % {"left": self._stock_after_deal()})
             if not 0 <= turn_up <= 53 or not _BITS[turn_up] & self.game.deck_mask:
                 raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
-                                         % {"card": card_name(turn_up)})
+                                         % {"card": message_card(turn_up)})
             if seen & _BITS[turn_up]:
                 raise IllegalActionError("bad-trump", _("the turned-up card %(card)s was also dealt")
-                                         % {"card": card_name(turn_up)})
+                                         % {"card": message_card(turn_up)})
         elif turn_up is not None:
             raise IllegalActionError("bad-trump", self._no_turn_up_reason())
 
@@ -880,7 +879,7 @@ class State:
             card = action.turn_up
             if not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
                 raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
-                                         % {"card": card_name(card)})
+                                         % {"card": message_card(card)})
         elif action.trump is not None:
             if not 0 <= action.trump < 4:
                 raise IllegalActionError("bad-trump", _("%(trump)r is not a suit") % {"trump": action.trump})

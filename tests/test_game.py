@@ -292,6 +292,31 @@ def test_must_follow_suit_when_able():
     assert [card_name(a.card) for a in state.legal_actions(1) if isinstance(a, Play)] == ["QS"]
 
 
+def test_messages_name_cards_as_seen_in_the_play_front_ends():
+    # Records and the library keep the notation (3D); the terminal game and the server show
+    # cards as people see them, in their language's letters.
+    from ohhell.i18n import set_language, show_cards_as_seen
+
+    state = dealt(one_hand_rules(2, players=3), ["AS 2D", "QS 3D", "TD 9S"], turn_up="3H", dealer=2)
+    bid_all(state, [1, 1, 1])
+    play(state, "AS")
+    show_cards_as_seen()
+    try:
+        with pytest.raises(IllegalActionError) as error:
+            state.apply(Play(1, parse_card("3D")))
+        assert str(error.value) == "seat 1 must follow spades but played 3♦"
+        set_language("ru")
+        with pytest.raises(IllegalActionError) as error:
+            state.apply(Play(1, parse_card("AS")))
+        assert "Т♠" in str(error.value) and "AS" not in str(error.value)
+    finally:
+        set_language("en")
+        show_cards_as_seen(False)
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(Play(1, parse_card("3D")))
+    assert str(error.value) == "seat 1 must follow spades but played 3D"
+
+
 def test_a_player_who_cannot_follow_may_play_anything_with_no_duty_to_trump():
     state = dealt(one_hand_rules(2, players=3), ["AS 2D", "3H 3D", "TD 9S"], turn_up="2H", dealer=2)
     bid_all(state, [1, 1, 1])

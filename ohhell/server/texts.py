@@ -28,12 +28,14 @@ from ohhell.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     N_,
+    cards_shown_as_seen,
     current_language,
     joker_label,
     level_name,
     normalize_language,
     rank_letters,
     set_language,
+    show_cards_as_seen,
     translations,
 )
 
@@ -46,20 +48,26 @@ def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:
 
 @contextlib.contextmanager
 def speaking(language: str) -> Iterator[None]:
-    """Make the engine's messages (``ohhell.i18n._``) speak ``language`` inside the block.
+    """Make the engine's messages (``ohhell.i18n._``) speak ``language`` inside the block, naming
+    cards as people see them.
 
     The server calls the engine from one event-loop thread and never awaits inside this
     block, so the switch is seen by nobody else.
     """
     previous = current_language()
-    if previous == language:
-        yield
-        return
-    set_language(language)
+    cards_before = cards_shown_as_seen()
+    show_cards_as_seen()  # players read cards as the table shows them (10♥), not as records write them
     try:
-        yield
+        if previous == language:
+            yield
+            return
+        set_language(language)
+        try:
+            yield
+        finally:
+            set_language(previous)
     finally:
-        set_language(previous)
+        show_cards_as_seen(cards_before)
 
 
 CLIENT_TEXTS: Final[dict[str, str]] = {

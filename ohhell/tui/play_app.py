@@ -37,7 +37,7 @@ from ohhell.bots import Suggestion
 from ohhell.cards import HIDDEN_CARD
 from ohhell.errors import IllegalActionError
 from ohhell.explain import describe_rules
-from ohhell.i18n import _, estimate_kind, level_name, ngettext
+from ohhell.i18n import _, cards_shown_as_seen, estimate_kind, level_name, ngettext, show_cards_as_seen
 from ohhell.record import dump_record
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.render import card_label, card_text, rank_keys
@@ -84,7 +84,13 @@ class PlayApp(App[str | None]):
         self.saved_path: Path | None = None
 
     def on_mount(self) -> None:
+        # The engine's messages name cards as this app shows them (10♥, not TH).
+        self._cards_were_shown_as_seen = cards_shown_as_seen()
+        show_cards_as_seen()
         self.push_screen(GameScreen(self.session))
+
+    def on_unmount(self) -> None:
+        show_cards_as_seen(self._cards_were_shown_as_seen)
 
     def save_game(self) -> Path | None:
         try:

@@ -37,7 +37,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static, Switch
 
 from ohhell.errors import RulesError
-from ohhell.i18n import _, ngettext
+from ohhell.i18n import _, cards_shown_as_seen, ngettext, show_cards_as_seen
 from ohhell.rules import MAX_PLAYERS, MAX_PLAYERS_REAL_CARDS, MIN_PLAYERS, PRESETS, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore
 from ohhell.tui.chart import line_chart, player_colour
@@ -77,10 +77,16 @@ class ScoreApp(App[None]):
         self.defaults = defaults or {}
 
     def on_mount(self) -> None:
+        # The engine's messages name cards as this app shows them (10♥, not TH).
+        self._cards_were_shown_as_seen = cards_shown_as_seen()
+        show_cards_as_seen()
         self.push_screen(GamesScreen())
         sheet, sheet_id = self.initial
         if sheet is not None and sheet_id is not None:
             self.push_screen(SheetScreen(sheet, sheet_id))
+
+    def on_unmount(self) -> None:
+        show_cards_as_seen(self._cards_were_shown_as_seen)
 
 
 # ---------------------------------------------------------------------- saved games

@@ -365,3 +365,17 @@ def test_the_bots_go_on_after_the_keys_screen(tmp_path, monkeypatch):
             assert isinstance(app.screen, GameScreen)
 
     run(body())
+
+
+def test_the_engine_names_cards_as_the_table_shows_them(tmp_path):
+    from ohhell.i18n import cards_shown_as_seen, message_card
+
+    app = PlayApp(new_session(tmp_path))
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            assert cards_shown_as_seen() and message_card(parse_card("TH")) == "10♥"
+
+    run(body())
+    assert not cards_shown_as_seen() and message_card(parse_card("TH")) == "TH"
