@@ -275,6 +275,8 @@ def message_card(card: int) -> str:
     see it (``10♥``, in the current language's letters) after :func:`show_cards_as_seen`."""
     from ohhell.cards import card_name
 
+    if not 0 <= card <= 53:
+        return repr(card)  # not a card at all (a message about bad input)
     if _cards_as_seen[0]:
         return display_card(card)
     return card_name(card)

@@ -292,6 +292,18 @@ def test_must_follow_suit_when_able():
     assert [card_name(a.card) for a in state.legal_actions(1) if isinstance(a, Play)] == ["QS"]
 
 
+def test_a_number_that_is_no_card_is_refused_with_a_message():
+    state = dealt(one_hand_rules(2, players=3), ["AS 2D", "QS 3D", "TD 9S"], turn_up="3H", dealer=2)
+    bid_all(state, [1, 1, 1])
+    before = state.clone()
+    for number, shown in [(99, "99"), (54, "54"), (-3, "-3"), (52, "X1")]:  # X1: a joker, not in this deck
+        with pytest.raises(IllegalActionError) as error:
+            state.apply(Play(0, number))
+        assert error.value.rule == "not-a-card"
+        assert str(error.value) == f"{shown} is not a card of this deck"
+        assert state == before
+
+
 def test_messages_name_cards_as_seen_in_the_play_front_ends():
     # Records and the library keep the notation (3D); the terminal game and the server show
     # cards as people see them, in their language's letters.
