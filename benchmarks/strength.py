@@ -18,7 +18,9 @@ The last line is ``strong_minus_ismcts=D ci95=[lo,hi]``.
 ``--sees-everything`` measures a ceiling instead: the strong bot is shown every hand and told
 whether the opponents play at random, so the difference says how much any bot with this search
 could gain over ISMCTS when nothing is hidden (against random opponents it is about +1.8: the
-rest of the gap to the target is hidden information, not search).
+rest of the gap to the target is hidden information, not search). ``--sees-phase bidding`` or
+``--sees-phase play`` shows the hands in one phase only, to tell which decisions the hidden
+cards cost most.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from openspiel_bridge import Mirror, ohhell_rules, openspiel_game
 from ohhell.bots import Budget, make_bot
 from ohhell.bots.knowledge import Knowledge, World
 from ohhell.bots.strong import StrongBot
+from ohhell.game import Phase
 from ohhell.views import SeatView
 
 PLAYERS = 4
@@ -55,12 +58,16 @@ def _ismcts(game: Any, seed: int, simulations: int) -> Any:
 
 class SeesEverything(StrongBot):
     """The strong bot shown every hand (``true_hands``) and told whether the other seats play
-    at random: a ceiling for measurement, never a player."""
+    at random: a ceiling for measurement, never a player. ``phase`` limits the sight to the
+    bidding or to the card play (the other phase is played honestly)."""
 
     true_hands: tuple[int, ...] = ()
     opponents_random = False
+    phase = "all"
 
     def _worlds(self, view: SeatView, knowledge: Knowledge, count: int) -> list[World]:
+        if self.phase != "all" and view.phase != (Phase.BIDDING if self.phase == "bidding" else Phase.PLAYING):
+            return super()._worlds(view, knowledge, count)
         self.randomness = [0.0 if p == view.seat else float(self.opponents_random) for p in range(view.players)]
         return [tuple(self.true_hands)] * count
 
@@ -87,6 +94,7 @@ class _Seat:
             if kind == "strong" and args.sees_everything:
                 self.bot = SeesEverything(seed=seed, budget=budget, **options)
                 self.bot.opponents_random = args.opponents == "random"
+                self.bot.phase = args.sees_phase
             else:
                 self.bot = make_bot(kind, seed=seed, budget=budget, **options)
 
@@ -163,6 +171,8 @@ def main() -> None:
     parser.add_argument("--solve", type=int, default=None, help="the strong bot's exact-endgame depth (tricks)")
     parser.add_argument("--sees-everything", action="store_true",
                         help="a ceiling: the strong bot sees every hand and knows whether the opponents are random")
+    parser.add_argument("--sees-phase", default="all", choices=["all", "bidding", "play"],
+                        help="with --sees-everything: the phase in which the bot sees (the other is played honestly)")
     parser.add_argument("--max-ms", type=float, default=95.0, help="the strong bot's time cap per decision")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -183,7 +193,7 @@ def main() -> None:
         print(f"{name:7s} mean score/hand {statistics.fmean(scores):6.2f}  bids made {100 * made:5.1f}%  "
               f"mean bid {statistics.fmean(r[name]['bid'] for r in results):.2f}")
     if args.sees_everything:
-        print("the strong bot saw every hand (--sees-everything): a ceiling, not a result")
+        print(f"the strong bot saw every hand (--sees-everything, phase: {args.sees_phase}): a ceiling, not a result")
     print(f"opponents: {args.opponents} x3; deals: {len(results)}; seed {args.seed}; "
           f"{time.perf_counter() - started:.0f} s")
     print(f"strong decision time: p50 {1000 * _percentile(times, 0.5):.1f} ms, "
