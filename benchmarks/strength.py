@@ -17,7 +17,7 @@ The last line is ``strong_minus_ismcts=D ci95=[lo,hi]``.
 
 ``--sees-everything`` measures a ceiling instead: the strong bot is shown every hand and told
 whether the opponents play at random, so the difference says how much any bot with this search
-could gain over ISMCTS when nothing is hidden (against random opponents it is about +1.8: the
+could gain over ISMCTS when nothing is hidden (against random opponents it is about +1.5: the
 rest of the gap to the target is hidden information, not search). ``--sees-phase bidding`` or
 ``--sees-phase play`` shows the hands in one phase only, to tell which decisions the hidden
 cards cost most.
