@@ -254,3 +254,24 @@ def test_devils_bridge_with_seven_is_quick() -> None:
     suggestion = StrongBot(seed=1).suggest(seat_view(state, 6))
     assert time.perf_counter() - started < 2.0
     assert suggestion.details["exact"] and 0.0 < suggestion.estimates["bid 1"] < 1.0
+
+
+def test_basic_reckons_a_single_card_from_its_place_in_the_trick() -> None:
+    # Three players, spades trump: the ace of hearts wins 57% of the time when it leads (no
+    # spade among the two others) but far less when it plays last (hearts must be led too).
+    from ohhell.bots.basic import BasicBot
+
+    rules = one_hand_rules(1, players=3)
+    bids = {}
+    for seat, dealer in [(1, 0), (0, 0)]:  # seat 1 leads; the dealer (seat 0) plays last
+        hands = ["2C", "3C", "4C"]
+        hands[seat] = "AH"
+        state = dealt(rules, hands, turn_up="9S", dealer=dealer)
+        bid_all(state, [1] * ((seat - dealer - 1) % 3))  # two bids of 1: the hook leaves the dealer 0 or 1
+        view = seat_view(state, seat)
+        position = (seat - (dealer + 1)) % 3
+        chance = win_chance(parse_card("AH"), SPADES, _unseen("AH", "9S"), position, 3)
+        assert BasicBot(seed=1).estimate(view) == pytest.approx(chance)
+        assert {a for a in view.legal_actions if isinstance(a, Bid)} == {Bid(seat, 0), Bid(seat, 1)}
+        bids[position] = BasicBot(seed=1).choose(view)
+    assert bids[0] == Bid(1, 1) and bids[2] == Bid(0, 0)

@@ -172,33 +172,20 @@ class Knowledge:
         """Weigh worlds by the bids made so far, and judge each bidder.
 
         A seat is either *careful* — its bid is near what its hand (with the cards it has
-        played) looks worth, within a spread that grows with the hand size — or *random*
-        (any bid alike). ``random_prior[seat]`` is the prior chance of the second (from
-        earlier hands). Returns the weight of each world (the mixture likelihood of the bids
-        in it) and each seat's posterior chance of being random. Seats whose hand this seat
-        sees, and seats that did not bid, are not judged."""
-        factors, randomness = self.bid_factors(worlds, bids, dealer, hooked, random_prior)
-        weights = [1.0] * len(worlds)
-        for row in factors.values():
-            for index, value in enumerate(row):
-                weights[index] *= value
-        return weights, randomness
-
-    def bid_factors(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
-                    hooked: bool = False, random_prior: Sequence[float] | None = None,
-                    ) -> tuple[dict[int, list[float]], list[float]]:
-        """The likelihood of each judged seat's bid in each world, by seat (the weight of a
-        world is their product), and each seat's chance of being random (see
-        :meth:`bid_evidence`)."""
+        played) looks worth — or *random* (any bid alike): see :func:`bid_likelihoods`.
+        ``random_prior[seat]`` is the prior chance of the second (from earlier hands).
+        Returns the weight of each world (the product of the likelihoods of the bids in it)
+        and each seat's posterior chance of being random. Seats whose hand this seat sees,
+        and seats that did not bid, are not judged."""
         n = self.players
         prior = list(random_prior) if random_prior is not None else [DEFAULT_RANDOM_PRIOR] * n
         randomness = [0.0] * n
-        factors: dict[int, list[float]] = {}
+        weights = [1.0] * len(worlds)
         others = [player for player in range(n)
                   if player != self.seat and bids[player] is not None
                   and self.known[player].bit_count() < self.counts[player]]
         if not worlds:
-            return factors, [prior[p] if p != self.seat else 0.0 for p in range(n)]
+            return weights, [prior[p] if p != self.seat else 0.0 for p in range(n)]
         base_unseen = self.deck & ~(1 << self.turn_up if self.turn_up is not None else 0)
         for player in range(n):
             if player != self.seat and player not in others:
@@ -212,9 +199,11 @@ class Knowledge:
             else:
                 estimates = [estimate_tricks(hand, self.trump, base_unseen & ~hand, self.players, self.size)
                              for hand in hands]
-            factors[player], randomness[player] = bid_likelihoods(bid, estimates, self.size, prior[player],
-                                                                  hooked and player == dealer)
-        return factors, randomness
+            factors, randomness[player] = bid_likelihoods(bid, estimates, self.size, prior[player],
+                                                          hooked and player == dealer)
+            for index, value in enumerate(factors):
+                weights[index] *= value
+        return weights, randomness
 
     def bid_weights(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
                     forbidden_for_dealer: bool = False) -> list[float]:

@@ -12,11 +12,13 @@ seat leads, the others' cards are a uniformly random draw from the unseen cards,
 chance is a ratio of falling factorials; otherwise the leader's card fixes the led suit and
 the count is made for each card the leader may hold.
 
-Bids already made are soft evidence (:meth:`~ohhell.bots.knowledge.Knowledge.bid_factors`):
-each bidder's card is then weighed by how well it explains the bid. The weighted count over
+Bids already made are soft evidence: each bidder's card is weighed by how likely its bid was
+for a careful player who reckoned that card's worth from its place in the trick
+(:func:`uniform_chances`), or for a random one
+(:func:`~ohhell.bots.knowledge.bid_likelihoods`). The weighted count over
 deals in which no card is held twice is exact by inclusion and exclusion over the ways the
 bidders could share a card (:func:`distinct_sum`): its work grows as 2^k plus the set
-partitions of the k bidders, about 30 ms for the six others at a table of seven (the most
+partitions of the k bidders, about 40 ms for the six others at a table of seven (the most
 any preset seats).
 
 >>> from math import comb
@@ -83,23 +85,43 @@ def win_chance(card: int, trump: CardMask, unseen: CardMask, position: int, play
 
 
 def _uniform(card: int, trump: CardMask, cards: list[int], position: int, before: int, after: int) -> float:
-    """The others' cards are a uniform draw without replacement from ``cards``."""
+    """The others' cards are a uniform draw without replacement from ``cards``.
+
+    Not leading, the leader's card is summed over by its suit: every lead of one suit that
+    the seat's card beats leaves the same numbers of weaker and equal cards for the others
+    (one fewer weaker card: the lead itself), so each suit costs one pass over the cards."""
     if position == 0:
         led = _suit(card)
         mine = power(card, led, trump)
         good = sum(1 for c in cards if power(c, led, trump) <= mine)
         return _falling(good, after) / _falling(len(cards), after)
-    total = 0.0
     rest = len(cards) - 1
-    for lead in cards:
-        led = _suit(lead)
+    total = 0.0
+    for led in sorted({_suit(c) for c in cards}):
         mine = power(card, led, trump)
-        if power(lead, led, trump) >= mine:
-            continue
-        weaker = sum(1 for c in cards if c != lead and power(c, led, trump) < mine)
-        equal = sum(1 for c in cards if c != lead and power(c, led, trump) == mine)
-        total += _falling(weaker, before) * _falling(weaker + equal - before, after) / _falling(rest, before + after)
+        weaker = equal = leads = 0
+        for c in cards:
+            strength = power(c, led, trump)
+            if strength < mine:
+                weaker += 1
+                if _suit(c) == led:
+                    leads += 1
+            elif strength == mine:
+                equal += 1
+        if leads:
+            weaker -= 1  # the lead itself is not among the others' cards
+            total += leads * _falling(weaker, before) * _falling(weaker + equal - before, after) \
+                / _falling(rest, before + after)
     return total / len(cards)
+
+
+def uniform_chances(cards: Sequence[int], trump: CardMask, pack: CardMask, position: int, players: int,
+                    ) -> list[float]:
+    """For each card of ``cards``: the chance that a seat holding it, playing at ``position``,
+    takes the trick when the other seats' cards are drawn from ``pack`` less that card — what a
+    careful player reckons its card is worth before any bid (:func:`win_chance` without
+    weights)."""
+    return [win_chance(card, trump, pack & ~(1 << card), position, players) for card in cards]
 
 
 def _weighed(card: int, trump: CardMask, cards: list[int], position: int, before: list[int], after: list[int],
@@ -262,4 +284,4 @@ def _partitions(items: list[int]) -> Iterator[list[list[int]]]:
             yield [*partition[:index], [first, *partition[index]], *partition[index + 1:]]
 
 
-__all__ = ["blind_win_chance", "distinct_sum", "trick_winner", "win_chance"]
+__all__ = ["blind_win_chance", "distinct_sum", "trick_winner", "uniform_chances", "win_chance"]

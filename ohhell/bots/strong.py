@@ -53,8 +53,8 @@ from ohhell import fastsim
 from ohhell.actions import Action, Bid, Deal, Declare, Play
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
-from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, resample
-from ohhell.bots.one_card import blind_win_chance, win_chance
+from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
+from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
 from ohhell.cards import HIDDEN_CARD, JOKERS_MASK, card_name, cards_of
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game, Phase, State
@@ -432,17 +432,21 @@ class StrongBot(Bot):
         else:
             if any(knowledge.known[p] or knowledge.counts[p] != 1 for p in range(n) if p != seat):
                 return None
-            weights: list[dict[int, float] | None] = [None] * n
-            if any(b is not None for p, b in enumerate(view.bids) if p != seat):
-                cards = cards_of(knowledge.unseen)
-                # One world per card, every hidden seat holding it: each seat's factor is
-                # then the likelihood of its bid given that card.
-                synthetic = [tuple(1 << c if p != seat else knowledge.known[seat] for p in range(n)) for c in cards]
-                factors, self.randomness = knowledge.bid_factors(synthetic, view.bids, view.dealer, hooked,
-                                                                 random_prior(view, self.random_prior))
-                for player, row in factors.items():
-                    weights[(player - leader) % n] = dict(zip(cards, row, strict=True))
             mine = next(iter(view.hand))
+            weights: list[dict[int, float] | None] = [None] * n
+            prior = random_prior(view, self.random_prior)
+            self.randomness = [0.0 if p == seat else prior[p] for p in range(n)]
+            cards = cards_of(knowledge.unseen)
+            for player, bid in enumerate(view.bids):
+                if player == seat or bid is None:
+                    continue
+                # A careful bidder reckoned its card's worth as this seat would, from its
+                # place in the trick (without seeing this seat's card).
+                position = (player - leader) % n
+                worth = uniform_chances(cards, knowledge.trump, knowledge.unseen | 1 << mine, position, n)
+                likely, self.randomness[player] = bid_likelihoods(bid, worth, 1, prior[player],
+                                                                  hooked and player == view.dealer)
+                weights[position] = dict(zip(cards, likely, strict=True))
             chance = win_chance(mine, knowledge.trump, knowledge.unseen, (seat - leader) % n, n, weights)
             method = "exact over every deal of the unseen cards" + (", weighed by the bids" if any(weights) else "")
         values: dict[int, float] = {}
