@@ -20,7 +20,8 @@ whether the opponents play at random, so the difference says how much any bot wi
 could gain over ISMCTS when nothing is hidden (against random opponents it is about +1.5: the
 rest of the gap to the target is hidden information, not search). ``--sees-phase bidding`` or
 ``--sees-phase play`` shows the hands in one phase only, to tell which decisions the hidden
-cards cost most.
+cards cost most; ``--sees-phase none`` shows no cards and only tells the bot whether the
+opponents play at random.
 """
 
 from __future__ import annotations
@@ -59,13 +60,18 @@ def _ismcts(game: Any, seed: int, simulations: int) -> Any:
 class SeesEverything(StrongBot):
     """The strong bot shown every hand (``true_hands``) and told whether the other seats play
     at random: a ceiling for measurement, never a player. ``phase`` limits the sight to the
-    bidding or to the card play (the other phase is played honestly)."""
+    bidding or to the card play (the other phase is played honestly), or to nothing but
+    whether the opponents are random (``"none"``)."""
 
     true_hands: tuple[int, ...] = ()
     opponents_random = False
     phase = "all"
 
     def _worlds(self, view: SeatView, knowledge: Knowledge, count: int) -> list[World]:
+        if self.phase == "none":  # no cards shown: only told whether the opponents are random
+            worlds = super()._worlds(view, knowledge, count)
+            self.randomness = [0.0 if p == view.seat else float(self.opponents_random) for p in range(view.players)]
+            return worlds
         if self.phase != "all" and view.phase != (Phase.BIDDING if self.phase == "bidding" else Phase.PLAYING):
             return super()._worlds(view, knowledge, count)
         self.randomness = [0.0 if p == view.seat else float(self.opponents_random) for p in range(view.players)]
@@ -171,8 +177,9 @@ def main() -> None:
     parser.add_argument("--solve", type=int, default=None, help="the strong bot's exact-endgame depth (tricks)")
     parser.add_argument("--sees-everything", action="store_true",
                         help="a ceiling: the strong bot sees every hand and knows whether the opponents are random")
-    parser.add_argument("--sees-phase", default="all", choices=["all", "bidding", "play"],
-                        help="with --sees-everything: the phase in which the bot sees (the other is played honestly)")
+    parser.add_argument("--sees-phase", default="all", choices=["all", "bidding", "play", "none"],
+                        help="with --sees-everything: the phase in which the bot sees (the other is played "
+                             "honestly); none: it sees no cards and is only told whether the opponents are random")
     parser.add_argument("--max-ms", type=float, default=95.0, help="the strong bot's time cap per decision")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -193,7 +200,9 @@ def main() -> None:
         print(f"{name:7s} mean score/hand {statistics.fmean(scores):6.2f}  bids made {100 * made:5.1f}%  "
               f"mean bid {statistics.fmean(r[name]['bid'] for r in results):.2f}")
     if args.sees_everything:
-        print(f"the strong bot saw every hand (--sees-everything, phase: {args.sees_phase}): a ceiling, not a result")
+        seen = "was only told whether the opponents are random" if args.sees_phase == "none" else \
+            f"saw every hand (phase: {args.sees_phase})"
+        print(f"the strong bot {seen} (--sees-everything): a ceiling, not a result")
     print(f"opponents: {args.opponents} x3; deals: {len(results)}; seed {args.seed}; "
           f"{time.perf_counter() - started:.0f} s")
     print(f"strong decision time: p50 {1000 * _percentile(times, 0.5):.1f} ms, "
