@@ -39,7 +39,7 @@ from ohhell.bots.heuristics import power
 from ohhell.cards import CardMask
 
 Weights = Mapping[int, float]
-"""A seat's weight for each card it may hold (missing: weight 1)."""
+"""A seat's weight for each card it may hold (a card missing from it: weight 0)."""
 
 
 def _suit(card: int) -> int:
