@@ -216,6 +216,15 @@ class Rules:
     def has_jokers(self) -> bool:
         return bool(self.deck_mask & JOKERS_MASK)
 
+    @property
+    def high_low_jokers(self) -> bool:
+        """Whether the pack's jokers are declared high or low (NE-England Blackout).
+
+        >>> preset("ne-blackout", players=5).high_low_jokers, preset("jokers").high_low_jokers
+        (True, False)
+        """
+        return self.jokers == "high-low" and self.has_jokers
+
     # -- the schedule -------------------------------------------------------------
 
     @cached_property

@@ -132,6 +132,13 @@ class SeatView:
         return self.rules.players
 
     @property
+    def first_leader(self) -> int | None:
+        """The seat that leads the hand's first trick (``None`` before a dealer is known)."""
+        if self.dealer is None:
+            return None
+        return self.dealer if self.rules.first_lead == "dealer" else (self.dealer + 1) % self.players
+
+    @property
     def last_trick(self) -> CompletedTrick | None:
         """The last finished trick of this hand (for a look back)."""
         return self.completed_tricks[-1] if self.completed_tricks else None

@@ -116,3 +116,12 @@ def test_views_of_a_whole_game_never_contain_another_seats_unplayed_cards():
                 for card in game.hand(other):
                     assert f'"{card_name(card)}"' not in text
         game.apply(rng.choice(game.legal_actions(game.turn)))
+
+
+def test_the_first_leader_follows_the_rules() -> None:
+    from helpers import dealt, one_hand_rules
+
+    state = dealt(one_hand_rules(2, players=3), ["AS 2D", "QS 3D", "TD 9S"], turn_up="3H", dealer=2)
+    assert seat_view(state, 0).first_leader == 0  # left of the dealer
+    rules = one_hand_rules(2, players=3, first_lead="dealer")
+    assert seat_view(dealt(rules, ["AS 2D", "QS 3D", "TD 9S"], turn_up="3H", dealer=2), 0).first_leader == 2

@@ -87,10 +87,8 @@ class BasicBot(Bot):
         if view.blind:
             return blind_chance(view, knowledge)
         hand = knowledge.known[knowledge.seat]
-        rules = view.rules
-        if view.hand_size == 1 and view.dealer is not None and hand.bit_count() == 1 \
-                and not (rules.jokers == "high-low" and rules.deck_mask & JOKERS_MASK):
-            leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % view.players
+        leader = view.first_leader
+        if view.hand_size == 1 and leader is not None and hand.bit_count() == 1 and not view.rules.high_low_jokers:
             card = hand.bit_length() - 1
             return win_chance(card, knowledge.trump, knowledge.unseen, (knowledge.seat - leader) % view.players,
                               view.players)
@@ -154,7 +152,7 @@ class BasicBot(Bot):
         seat = knowledge.seat
         n = view.players
         trick = view.current_trick
-        high_low = view.rules.jokers == "high-low" and bool(knowledge.deck & JOKERS_MASK)
+        high_low = view.rules.high_low_jokers
         trump = knowledge.trump
         later = [(seat + offset) % n for offset in range(1, n - len(trick))]
         possible = [(knowledge.unseen & ~knowledge.excluded[p]) | knowledge.known[p] for p in later]
@@ -213,8 +211,8 @@ def blind_chance(view: SeatView, knowledge: Knowledge) -> float:
     candidates = [c for c in range(54) if knowledge.unseen >> c & 1]
     if view.hand_size != 1 or len(others) != n - 1 or not candidates:
         return view.hand_size / n
-    assert view.dealer is not None
-    leader = view.dealer if view.rules.first_lead == "dealer" else (view.dealer + 1) % n
+    leader = view.first_leader
+    assert leader is not None
     return blind_win_chance(others, seat, candidates, knowledge.trump, leader, n)[0]
 
 

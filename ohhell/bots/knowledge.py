@@ -86,7 +86,7 @@ class Knowledge:
                     known[other] |= 1 << card
         played = [0] * n
         excluded = [0] * n
-        high_low = rules.jokers == "high-low" and bool(deck & JOKERS_MASK)
+        high_low = rules.high_low_jokers
         tricks: list[tuple[tuple[int, int], ...]] = [trick.cards for trick in view.completed_tricks]
         if view.current_trick:
             tricks.append(view.current_trick)

@@ -55,7 +55,7 @@ from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
 from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
-from ohhell.cards import HIDDEN_CARD, JOKERS_MASK, card_name, cards_of
+from ohhell.cards import HIDDEN_CARD, card_name, cards_of
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game, Phase, State
 from ohhell.rules import HandPlan, Rules
@@ -356,8 +356,8 @@ class StrongBot(Bot):
             else:
                 known.append(-1)
         cfg: fastsim.Cfg = (n, size, knowledge.trump, int(rules.must_trump), tuple(max(k, -1) for k in known), rows)
-        assert view.dealer is not None
-        leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % n
+        assert view.dealer is not None and view.first_leader is not None
+        leader = view.first_leader
         hook = int(rules.hook and rules.bidding == "in-turn")
         unseen = knowledge.deck & ~(1 << view.turn_up if view.turn_up is not None else 0)
         deadline = self._deadline()
@@ -415,10 +415,11 @@ class StrongBot(Bot):
         seat = view.seat
         n = view.players
         assert seat is not None and view.dealer is not None
-        if rules.jokers == "high-low" and rules.deck_mask & JOKERS_MASK:
+        if rules.high_low_jokers:
             return None
         knowledge = Knowledge.from_view(view)
-        leader = view.dealer if rules.first_lead == "dealer" else (view.dealer + 1) % n
+        leader = view.first_leader
+        assert leader is not None
         hooked = rules.hook and rules.bidding == "in-turn"
         if view.blind:
             others = {p: cards[0] for p, cards in view.visible_hands.items() if cards and p != seat}

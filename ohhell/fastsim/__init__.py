@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ohhell.cards import JOKERS_MASK, CardMask
+from ohhell.cards import CardMask
 from ohhell.rules import Rules
 from ohhell.scoring import add_to_total, hand_score
 
@@ -58,8 +58,7 @@ def covers(rules: Rules) -> bool:
 
     It may still be missing (:data:`AVAILABLE`); :func:`usable` says both.
     """
-    high_low = rules.jokers == "high-low" and bool(rules.deck_mask & JOKERS_MASK)
-    return not high_low and rules.players <= MAX_SEATS and rules.largest_hand <= MAX_TRICKS
+    return not rules.high_low_jokers and rules.players <= MAX_SEATS and rules.largest_hand <= MAX_TRICKS
 
 
 def usable(rules: Rules) -> bool:

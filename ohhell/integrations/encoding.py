@@ -83,7 +83,7 @@ class ObservationEncoder:
         low, high = score_bounds(setup)
         self.total_scale = float(max(abs(low), abs(high), 1))
         self.devils_bridge = setup.rules.devils_bridge or rules.devils_bridge
-        self.high_low = rules.jokers == "high-low" and rules.has_jokers
+        self.high_low = rules.high_low_jokers
         segments: list[tuple[str, tuple[int, ...]]] = [("hand", (CARD_IDS,)), ("blind", (1,))]
         if self.devils_bridge:
             segments.append(("visible_hands", (n, CARD_IDS)))

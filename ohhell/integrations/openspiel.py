@@ -170,7 +170,7 @@ def _max_game_length(setup: Setup) -> int:
     n = rules.players
     deck = rules.deck_size
     plans = rules.hand_plans()
-    declares = 1 if rules.jokers == "high-low" and rules.has_jokers else 0
+    declares = 1 if rules.high_low_jokers else 0
     length = 1 if setup.dealer is None else 0
     for index in range(setup.hand_count):
         plan = rules.hand_plan(index) or plans[index % len(plans)]
@@ -418,7 +418,7 @@ class OhHellState(pyspiel.State):  # type: ignore[misc]
         n = view.players
         rules = view.rules
         voids: list[set[int]] = [set() for _ in range(n)]
-        if rules.jokers == "high-low" and rules.has_jokers:
+        if rules.high_low_jokers:
             return voids  # joker leads and free joker plays: left to the replay check
         tricks = [list(trick.cards) for trick in view.completed_tricks]
         if view.current_trick:
