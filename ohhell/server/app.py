@@ -34,6 +34,7 @@ from ohhell.explain import describe_rules
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
+from ohhell.server import accounts_api
 from ohhell.server.config import ServerConfig
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
@@ -515,7 +516,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server = Server(config)
         app.state.server = server
+        community = accounts_api.install(app, server)
         await server.start()
+        await community.start()
         try:
             yield
         finally:
@@ -536,6 +539,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/sheets", api_create_sheet, methods=["POST"]),
         Route("/api/sheets/{sheet}", api_sheet),
         Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),
+        *accounts_api.routes(page),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
