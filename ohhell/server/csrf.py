@@ -26,7 +26,7 @@ False
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -56,13 +56,12 @@ def same_origin(origin: str, scheme: str, host: str) -> bool:
     return theirs is not None and theirs == ours
 
 
-def origin_allowed(headers: dict[str, str] | object, scheme: str, host: str, allowed: Iterable[str] = ()) -> bool:
+def origin_allowed(headers: Mapping[str, str], scheme: str, host: str, allowed: Iterable[str] = ()) -> bool:
     """Whether a request's ``Origin`` (else ``Referer``) names the site or an allowed origin.
     A request with neither (not from a browser page) passes this check; the token check remains."""
-    get = headers.get  # type: ignore[attr-defined]
-    origin = get("origin")
+    origin = headers.get("origin")
     if origin is None or origin == "null":
-        referer = get("referer")
+        referer = headers.get("referer")
         if referer is None:
             return origin is None  # "null": a sandboxed or opaque origin is never the site
         parts = urlsplit(referer)

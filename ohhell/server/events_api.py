@@ -1,0 +1,314 @@
+"""The HTTP API of duplicate events and the daily deal (see :mod:`ohhell.server.events` and
+:mod:`ohhell.server.daily` for what each shows and withholds).
+
+Tables are created through the table manager's hooks (``create_seated`` / ``create`` with
+``deals`` and ``extra``); a server without them answers 503 rather than deal unequal cards.
+"""
+
+from __future__ import annotations
+
+import inspect
+import secrets
+import time
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ohhell.errors import OhHellError, RulesError
+from ohhell.explain import describe_rules
+from ohhell.i18n import N_
+from ohhell.rules import Rules
+from ohhell.server.accounts import AccountError, Session
+from ohhell.server.accounts_api import (
+    GUEST_COOKIE,
+    body,
+    client_address,
+    community,
+    current_session,
+    guard,
+    refuse,
+    refuse_error,
+    say,
+    text_field,
+)
+from ohhell.server.daily import DailyService, today
+from ohhell.server.duplicate import SeededDeals
+from ohhell.server.events import EventService, check_seats, new_event_id
+from ohhell.server.texts import speaking
+
+MAX_EVENT_NAME: Final = 64
+GUEST_DAYS: Final = 400
+
+
+def event_service(request: Request) -> EventService:
+    found: EventService = request.app.state.events
+    return found
+
+
+def daily_service(request: Request) -> DailyService:
+    found: DailyService = request.app.state.daily
+    return found
+
+
+def manager(request: Request) -> Any:
+    return request.app.state.server.tables
+
+
+def person_name(request: Request, session: Session | None, data: dict[str, Any]) -> str | None:
+    """The name a person plays under: their account's, else the one they typed."""
+    if session is not None:
+        return session.account.name
+    server = request.app.state.server
+    name = " ".join(text_field(data, "name").split())[:server.config.max_name_length]
+    return name or None
+
+
+async def create_table(request: Request, rules: Rules, seats: list[str], extra: dict[str, Any],
+                       deals: SeededDeals, name: str | None = None) -> tuple[Any, str | None]:
+    """A table with a deal source and extra settings, through the manager's hooks: all seats
+    given (``name`` None) or seat 0 for the person ``name``; the table and seat 0's token."""
+    tables = manager(request)
+    timer = float(request.app.state.server.config.default_timer)
+    if name is None:
+        create_seated = getattr(tables, "create_seated", None)
+        if create_seated is None:
+            raise AccountError("unsupported", N_("This server cannot hold duplicate tables yet."), 503)
+        table = await create_seated(rules, seats, timer, deals=deals, extra=extra)
+        return table, None
+    if "deals" not in inspect.signature(tables.create).parameters:
+        raise AccountError("unsupported", N_("This server cannot hold duplicate tables yet."), 503)
+    table, token = await tables.create(rules, name, seats[1:], timer, deals=deals, extra=extra)
+    return table, token
+
+
+# ----------------------------------------------------------------------------- events
+
+
+async def api_create_event(request: Request) -> Response:
+    from ohhell.server.app import rules_from_request
+
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    server = request.app.state.server
+    if not server.may_create(client_address(request)):
+        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    name = " ".join(text_field(data, "name").split())[:MAX_EVENT_NAME]
+    if not name:
+        return refuse(request, 400, "bad-name", N_("Give the event a name."))
+    try:
+        with speaking(_language(request)):
+            rules = rules_from_request(data)
+    except (RulesError, TypeError, ValueError) as error:
+        return JSONResponse({"error": str(error), "code": "bad-rules"}, status_code=400)
+    try:
+        seats = check_seats(data.get("seats"), data.get("tables"), rules.players, manager(request).levels)
+        service = event_service(request)
+        event_id = new_event_id()
+        from ohhell.server.events import event_seed
+
+        seed = event_seed()
+        deals = SeededDeals(seed)
+        codes = []
+        for index, row in enumerate(seats):
+            table, _token = await create_table(request, rules, row, {"event": event_id, "event_table": index}, deals)
+            codes.append(table.code)
+        await service.save(event_id, name, session.account.id if session else None, rules, seats, seed, codes)
+    except AccountError as error:
+        return refuse_error(request, error)
+    return JSONResponse({"id": event_id, "url": f"/e/{event_id}"})
+
+
+def _language(request: Request) -> str:
+    from ohhell.server.accounts_api import language
+
+    return language(request)
+
+
+async def _event(request: Request) -> tuple[Any, Any] | JSONResponse:
+    service = event_service(request)
+    event = await service.load(str(request.path_params["event"]))
+    if event is None:
+        return refuse(request, 404, "no-event", N_("There is no such event."))
+    return event, await service.progress(event)
+
+
+async def api_event(request: Request) -> Response:
+    found = await _event(request)
+    if isinstance(found, JSONResponse):
+        return found
+    event, tables = found
+    view = event_service(request).view(event, tables)
+    with speaking(_language(request)):
+        view["rules_text"] = [list(pair) for pair in describe_rules(event.rules)]
+    return JSONResponse(view)
+
+
+async def api_events(request: Request) -> Response:
+    return JSONResponse({"events": await event_service(request).recent()})
+
+
+async def api_event_hand(request: Request) -> Response:
+    found = await _event(request)
+    if isinstance(found, JSONResponse):
+        return found
+    event, tables = found
+    try:
+        hand = int(request.path_params["hand"])
+    except ValueError:
+        hand = -1
+    shown = event_service(request).hand(event, tables, hand)
+    if shown is None:
+        return refuse(request, 409, "not-yet", N_("This hand is shown once every table has played it."))
+    return JSONResponse(shown)
+
+
+async def api_event_export(request: Request) -> Response:
+    found = await _event(request)
+    if isinstance(found, JSONResponse):
+        return found
+    event, tables = found
+    exported = event_service(request).export(event, tables)
+    if exported is None:
+        return refuse(request, 409, "not-yet", N_("The records are exported once every table has finished."))
+    filename = f"ohhell-event-{event.id}.json"
+    return JSONResponse(exported, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def api_event_join(request: Request) -> Response:
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    event = await event_service(request).load(str(request.path_params["event"]))
+    if event is None:
+        return refuse(request, 404, "no-event", N_("There is no such event."))
+    name = person_name(request, session, data)
+    if name is None:
+        return refuse(request, 400, "bad-name", N_("Please enter your name."))
+    index, seat = data.get("table"), data.get("seat")
+    if not isinstance(index, int) or not 0 <= index < len(event.codes) or not isinstance(seat, int) \
+            or not 0 <= seat < event.rules.players or event.seats[index][seat] != "open":
+        return refuse(request, 400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
+    table = await manager(request).get(event.codes[index])
+    if table is None:
+        return refuse(request, 404, "no-event", N_("There is no such event."))
+    try:
+        with speaking(_language(request)):
+            seat_index, token = await table.join(name, seat)
+    except OhHellError:
+        return refuse(request, 409, "seat-taken", N_("That seat is taken; choose another."))
+    if session is not None:
+        await community(request).claim(session.account.id, table.code, token)
+    return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index})
+
+
+# ----------------------------------------------------------------------------- the daily deal
+
+
+def daily_player(request: Request, session: Session | None) -> str | None:
+    """Who tries the daily deal: an account, else this browser (its guest cookie)."""
+    if session is not None:
+        return f"a:{session.account.id}"
+    guest = request.cookies.get(GUEST_COOKIE)
+    return f"g:{guest}" if guest and 16 <= len(guest) <= 64 else None
+
+
+async def api_daily(request: Request) -> Response:
+    service = daily_service(request)
+    day = await service.day(today(), create=True)
+    assert day is not None
+    session = await current_session(request)
+    player = daily_player(request, session)
+    mine = await service.find_try(day.day, player) if player else None
+    yesterday = await service.day(today(time.time() - 86400))
+    with speaking(_language(request)):
+        described = [list(pair) for pair in describe_rules(day.rules)]
+    return JSONResponse({
+        "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
+        "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
+        "yesterday": {"day": yesterday.day, "seed": yesterday.seed.hex(), "commitment": yesterday.commitment}
+        if yesterday else None,
+    }, headers={"Cache-Control": "no-store"})
+
+
+async def api_daily_start(request: Request) -> Response:
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    name = person_name(request, session, data)
+    if name is None:
+        return refuse(request, 400, "bad-name", N_("Please enter your name."))
+    service = daily_service(request)
+    day = await service.day(today(), create=True)
+    assert day is not None
+    player = daily_player(request, session)
+    new_guest = None
+    if player is None:
+        new_guest = secrets.token_urlsafe(24)
+        player = f"g:{new_guest}"
+    existing = await service.find_try(day.day, player)
+    if existing is not None:
+        return JSONResponse({"error": say(request, N_("You have played today's deal; come back tomorrow.")),
+                             "code": "played", "table": existing.table_id}, status_code=409)
+    tables = manager(request)
+    strongest = max(("strong", "basic", "random"), key=lambda level: level in tables.levels)
+    seats = ["human"] + [strongest] * (day.rules.players - 1)
+    try:
+        table, token = await create_table(request, day.rules, seats, {"daily": day.day}, day.deals, name=name)
+    except AccountError as error:
+        return refuse_error(request, error)
+    if not await service.add_try(day.day, player, session.account.id if session else None, name, table.code):
+        return refuse(request, 409, "played", N_("You have played today's deal; come back tomorrow."))
+    if session is not None and token is not None:
+        await community(request).claim(session.account.id, table.code, token)
+    response = JSONResponse({"code": table.code, "seat": 0, "token": token, "day": day.day})
+    if new_guest is not None:
+        response.set_cookie(GUEST_COOKIE, new_guest, max_age=GUEST_DAYS * 86400, path="/", httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https")
+    return response
+
+
+async def api_daily_results(request: Request) -> Response:
+    service = daily_service(request)
+    day = request.query_params.get("day") or today()
+    if len(day) != 10:
+        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+    found = await service.day(day)
+    if found is None:
+        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+    session = await current_session(request)
+    player = daily_player(request, session)
+    mine = await service.find_try(day, player) if player else None
+    if day >= today() and (mine is None or mine.finished is None):
+        return refuse(request, 403, "play-first", N_("Finish today's deal first; then you see how everyone did."))
+    rows = await service.results(day)
+    own = mine.table_id if mine else None
+    for row in rows:
+        row["you"] = row.pop("table") == own
+    return JSONResponse({"day": day, "players": rows, "seed": found.seed.hex() if day < today() else None,
+                         "commitment": found.commitment})
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/events", api_events),
+        Route("/api/events", api_create_event, methods=["POST"]),
+        Route("/api/events/{event}", api_event),
+        Route("/api/events/{event}/join", api_event_join, methods=["POST"]),
+        Route("/api/events/{event}/hands/{hand}", api_event_hand),
+        Route("/api/events/{event}/export", api_event_export),
+        Route("/api/daily", api_daily),
+        Route("/api/daily/start", api_daily_start, methods=["POST"]),
+        Route("/api/daily/results", api_daily_results),
+    ]
