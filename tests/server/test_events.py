@@ -1,0 +1,199 @@
+"""Duplicate events through the API: the same deals in the same seats at every table, nothing
+of a hand shown before every table has played it, matchpoints, standings, the export."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from typing import Any
+
+import pytest
+from accounts_helpers import Browser, app_client
+from fake_tables import FakeTable, FakeTables, use_fake_tables
+from starlette.testclient import TestClient
+
+from ohhell.game import Game
+from ohhell.record import state_from_record
+from ohhell.server.duplicate import SeededDeals
+
+SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"], [1, "turn-up"]]}
+
+
+def new_event(browser: Browser, tables: int = 3, seats: Any = None, **extra: Any) -> Any:
+    body = {"name": "Club night", "preset": "classic", "players": 3, "knobs": SHORT, "tables": tables,
+            "seats": seats if seats is not None else ["open", "basic", "random"], **extra}
+    return browser.post("/api/events", body)
+
+
+def tables_of(fake: FakeTables) -> list[FakeTable]:
+    return sorted(fake.tables.values(), key=lambda table: table.settings.extra["event_table"])
+
+
+def advance(fake: FakeTables, table: FakeTable, seed: int, hands: int | None = None) -> None:
+    asyncio.run(fake.advance(table, random.Random(seed), hands))
+
+
+@pytest.fixture
+def event_app(sqlite_url: str) -> Any:
+    with app_client(sqlite_url) as client:
+        yield client, use_fake_tables(client)
+
+
+def test_every_table_gets_the_same_deals_in_the_same_seats(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    created = new_event(Browser(client))
+    assert created.status_code == 200, created.text
+    tables = tables_of(fake)
+    assert len(tables) == 3
+    for number, table in enumerate(tables):
+        advance(fake, table, seed=number)  # different play at each table
+    deals = [[hand.deal for hand in table.state.finished_hands] for table in tables]
+    turn_ups = [[hand.turn_up for hand in table.state.finished_hands] for table in tables]
+    assert deals[0] == deals[1] == deals[2] and turn_ups[0] == turn_ups[1] == turn_ups[2]
+    assert [table.state.first_dealer for table in tables] == [tables[0].state.first_dealer] * 3
+    bids = [[hand.bids for hand in table.state.finished_hands] for table in tables]
+    assert bids[0] != bids[1] or bids[1] != bids[2]  # the play did differ
+    # Another event deals other cards.
+    new_event(Browser(client))
+    other = [t for t in fake.tables.values() if t not in tables][0]
+    advance(fake, other, seed=9, hands=1)
+    assert other.state.finished_hands[0].deal != deals[0][0]
+
+
+def test_nothing_of_a_hand_is_shown_before_every_table_has_played_it(
+        event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client)).json()["id"]
+    tables = tables_of(fake)
+    ann = Browser(client)
+    joined = ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0, "name": "Ann"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["code"] == tables[0].code
+    advance(fake, tables[0], seed=1, hands=1)
+    advance(fake, tables[1], seed=2, hands=1)
+    view = ann.get(f"/api/events/{event_id}").json()
+    assert view["revealed_hands"] == 0 and [t["hands_done"] for t in view["tables"]] == [1, 1, 0]
+    assert all(row["matchpoints"] == 0 and row["total"] == 0 for row in view["standings"])
+    text = ann.get(f"/api/events/{event_id}").text
+    for table in tables:
+        assert table.code not in text  # no way to watch another table or fetch its record
+    assert "seed" not in view
+    hidden = ann.get(f"/api/events/{event_id}/hands/0")
+    assert hidden.status_code == 409
+    assert ann.get(f"/api/events/{event_id}/export").status_code == 409
+    advance(fake, tables[2], seed=3, hands=1)
+    shown = ann.get(f"/api/events/{event_id}/hands/0")
+    assert shown.status_code == 200
+    assert len(shown.json()["tables"]) == 3
+    assert ann.get(f"/api/events/{event_id}/hands/1").status_code == 409
+    assert ann.get(f"/api/events/{event_id}/hands/x").status_code == 409
+
+
+def test_matchpoints_and_standings(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client), tables=4, seats=["basic", "random", "basic"]).json()["id"]
+    tables = tables_of(fake)
+    for number, table in enumerate(tables):
+        advance(fake, table, seed=10 + number)
+    view = client.get(f"/api/events/{event_id}").json()
+    assert view["over"] and view["revealed_hands"] == 3
+    # Recount by hand: a point for each table beaten in the same seat, half for a tie.
+    expected: dict[tuple[int, int], float] = {}
+    for hand in range(3):
+        for seat in range(3):
+            scores = [t.state.finished_hands[hand].scores[seat] for t in tables]
+            for i, mine in enumerate(scores):
+                beaten = sum(1 for j, other in enumerate(scores) if j != i and mine > other)
+                tied = sum(1 for j, other in enumerate(scores) if j != i and mine == other)
+                expected[i, seat] = expected.get((i, seat), 0.0) + beaten + 0.5 * tied
+    for row in view["standings"]:
+        assert row["matchpoints"] == expected[row["table"], row["seat"]]
+        assert row["most"] == 9  # 3 other tables × 3 hands
+        assert row["total"] == tables[row["table"]].state.totals[row["seat"]]
+    percents = [row["percent"] for row in view["standings"]]
+    assert percents == sorted(percents, reverse=True)
+    hand = client.get(f"/api/events/{event_id}/hands/1").json()
+    for entry in hand["tables"]:
+        assert entry["matchpoints"] == [
+            sum(1.0 if mine > other else 0.5 if mine == other else 0.0
+                for k, other in enumerate(t.state.finished_hands[1].scores[seat] for t in tables) if k != entry["table"])
+            for seat, mine in enumerate(tables[entry["table"]].state.finished_hands[1].scores)]
+
+
+def test_the_export_once_over_reveals_the_seed_and_every_record(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client), seats=[["basic", "basic", "basic"], ["random", "basic", "basic"],
+                                                 ["basic", "random", "random"]]).json()["id"]
+    commitment = client.get(f"/api/events/{event_id}").json()["commitment"]
+    tables = tables_of(fake)
+    for number, table in enumerate(tables):
+        advance(fake, table, seed=20 + number)
+    exported = client.get(f"/api/events/{event_id}/export")
+    assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
+    data = exported.json()
+    seed = bytes.fromhex(data["seed"])
+    assert hashlib.sha256(seed).hexdigest() == commitment == data["commitment"]
+    assert [entry["code"] for entry in data["tables"]] == [t.code for t in tables]
+    # Anyone can check the deals from the revealed seed.
+    deals = SeededDeals(seed)
+    for entry in data["tables"]:
+        replayed = state_from_record(entry["record"])
+        check = Game(replayed.rules).new_initial_state()
+        for action in replayed.history:
+            if check.is_chance_node():
+                assert deals.draw(check) == action
+            check.apply(action)
+        dealt = [hand.deal for hand in replayed.finished_hands]
+        assert dealt == [hand.deal for hand in tables[0].state.finished_hands]
+    view = client.get(f"/api/events/{event_id}").json()
+    assert view["seed"] == data["seed"] and all("code" in t for t in view["tables"])
+
+
+def test_joining_and_refusals(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    browser = Browser(client)
+    assert new_event(browser, tables=1).status_code == 400
+    assert new_event(browser, seats=["open", "basic"]).status_code == 400
+    assert new_event(browser, seats=["open", "basic", "no-such-bot"]).status_code == 400
+    assert new_event(browser, name="").status_code == 400
+    assert new_event(browser, players=3, preset="no-such-preset").status_code == 400
+    event_id = new_event(browser).json()["id"]
+    assert client.get("/api/events/nope").status_code == 404
+    first = browser.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0, "name": "Bob"})
+    assert first.status_code == 200
+    assert browser.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0, "name": "Cy"}).status_code == 409
+    assert browser.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 1, "name": "Cy"}).status_code == 400
+    assert browser.post(f"/api/events/{event_id}/join", {"table": 7, "seat": 0, "name": "Cy"}).status_code == 400
+    assert browser.post(f"/api/events/{event_id}/join", {"table": 2, "seat": 0}).status_code == 400
+    evil = client.post(f"/api/events/{event_id}/join", json={"table": 2, "seat": 0, "name": "Eve"},
+                       headers={"Origin": "https://evil.example", "x-ohhell-csrf": "1"})
+    assert evil.status_code == 403
+    # A signed-in person joins under their account's name, and the seat is theirs.
+    dana = Browser(client)
+    dana.signup("Dana")
+    joined = dana.post(f"/api/events/{event_id}/join", {"table": 2, "seat": 0, "name": "ignored"}).json()
+    assert fake.tables[joined["code"]].seats[0].name == "Dana"
+    assert [game["table"] for game in dana.get("/api/account/games").json()["games"]] == [joined["code"]]
+    view = client.get(f"/api/events/{event_id}").json()
+    assert [t["seats"][0]["name"] for t in view["tables"]] == [None, "Bob", "Dana"]
+    assert client.get("/api/events").json()["events"][0]["id"] == event_id
+
+
+def test_tables_get_their_deals_back_after_a_restart(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client)).json()["id"]
+    table = tables_of(fake)[0]
+    source = client.app.state.community.deal_source({"event": event_id})  # type: ignore[attr-defined]
+    assert source is not None and source.seed == table.deals.seed
+    assert client.app.state.community.deal_source({"event": "nope"}) is None  # type: ignore[attr-defined]
+    assert client.app.state.community.deal_source({}) is None  # type: ignore[attr-defined]
+
+
+def test_without_the_managers_hooks_events_are_refused_not_dealt_unequally(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        response = new_event(Browser(client))
+        if hasattr(client.app.state.server.tables, "create_seated"):  # type: ignore[attr-defined]
+            assert response.status_code == 200
+        else:
+            assert response.status_code == 503
