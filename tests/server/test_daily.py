@@ -1,0 +1,113 @@
+"""The daily deal: the same cards for every try of the day, one try per account or browser,
+results only for those who finished (or once the day is over), scored by matchpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+from typing import Any
+
+import pytest
+from accounts_helpers import Browser, app_client
+from fake_tables import FakeTables, use_fake_tables
+from starlette.testclient import TestClient
+
+from ohhell.server import daily as daily_module
+
+
+@pytest.fixture
+def daily_app(sqlite_url: str) -> Any:
+    with app_client(sqlite_url) as client:
+        yield client, use_fake_tables(client)
+
+
+def play(fake: FakeTables, code: str, seed: int) -> None:
+    asyncio.run(fake.advance(fake.tables[code], random.Random(seed)))
+
+
+def test_one_try_a_day_with_the_same_cards_and_results_after_finishing(
+        daily_app: tuple[TestClient, FakeTables], monkeypatch: pytest.MonkeyPatch) -> None:
+    client, fake = daily_app
+    # Short games keep the test quick: the day's rules are a short classic game.
+    monkeypatch.setattr(daily_module, "daily_rules", lambda: daily_module.preset(
+        "classic", players=4, schedule="explicit", hands=[[3, "turn-up"], [2, "turn-up"]]))
+    guest = Browser(client)
+    today = guest.get("/api/daily").json()
+    assert len(today["commitment"]) == 64 and today["try"] is None
+    started = guest.post("/api/daily/start", {"name": "Gus"})
+    assert started.status_code == 200, started.text
+    cookie = next(v for k, v in started.headers.multi_items() if k == "set-cookie" and v.startswith("ohhell_guest="))
+    assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+    again = guest.post("/api/daily/start", {"name": "Gus"})
+    assert again.status_code == 409 and again.json()["table"] == started.json()["code"]
+    assert guest.get("/api/daily").json()["try"] == {"table": started.json()["code"], "finished": False}
+    table = fake.tables[started.json()["code"]]
+    assert [seat.kind for seat in table.seats] == ["human", "bot", "bot", "bot"]
+    assert table.seats[1].bot_level == "strong"
+    # Before finishing: no results.
+    assert guest.get("/api/daily/results").status_code == 403
+    ann = Browser(client)
+    ann.signup("Ann")
+    ann_try = ann.post("/api/daily/start", {"name": "not used"}).json()
+    assert fake.tables[ann_try["code"]].seats[0].name == "Ann"
+    assert ann.post("/api/daily/start", {}).status_code == 409
+    # Signed in from another browser: still one try for the account.
+    elsewhere = Browser(client)
+    elsewhere.login("Ann")
+    assert elsewhere.post("/api/daily/start", {}).status_code == 409
+    play(fake, started.json()["code"], 1)
+    play(fake, ann_try["code"], 2)
+    first, second = fake.tables[started.json()["code"]], fake.tables[ann_try["code"]]
+    assert [h.deal for h in first.state.finished_hands] == [h.deal for h in second.state.finished_hands]
+    results = guest.get("/api/daily/results")
+    assert results.status_code == 200, results.text
+    rows = results.json()["players"]
+    assert sorted(row["name"] for row in rows) == ["Ann", "Gus"]
+    assert [row["you"] for row in rows].count(True) == 1
+    assert next(row for row in rows if row["you"])["name"] == "Gus"
+    assert results.json()["seed"] is None  # revealed tomorrow
+    for row in rows:
+        mine = first if row["name"] == "Gus" else second
+        other = second if mine is first else first
+        assert row["total"] == mine.state.totals[0]
+        expected = sum(1.0 if a.scores[0] > b.scores[0] else 0.5 if a.scores[0] == b.scores[0] else 0.0
+                       for a, b in zip(mine.state.finished_hands, other.state.finished_hands, strict=True))
+        assert row["matchpoints"] == expected
+        assert "table" not in row and "player" not in row
+    # Someone who has not played sees nothing yet.
+    assert Browser(client).get("/api/daily/results").status_code == 403
+    assert "table" not in str(Browser(client).get("/api/daily").json()["try"])
+
+
+def test_yesterdays_results_and_seed_are_for_everyone(daily_app: tuple[TestClient, FakeTables],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    client, fake = daily_app
+    monkeypatch.setattr(daily_module, "daily_rules", lambda: daily_module.preset(
+        "classic", players=4, schedule="explicit", hands=[[2, "turn-up"]]))
+    player = Browser(client)
+    code = player.post("/api/daily/start", {"name": "Gus"}).json()["code"]
+    play(fake, code, 3)
+    commitment = player.get("/api/daily").json()["commitment"]
+    tomorrow = time.time() + 86400
+    monkeypatch.setattr(daily_module.time, "time", lambda: tomorrow)
+    import ohhell.server.events_api as events_api
+
+    monkeypatch.setattr(events_api, "today", lambda now=None: daily_module.today(tomorrow if now is None else now))
+    page = Browser(client).get("/api/daily").json()
+    assert page["yesterday"]["commitment"] == commitment
+    assert hashlib.sha256(bytes.fromhex(page["yesterday"]["seed"])).hexdigest() == commitment
+    yesterday = page["yesterday"]["day"]
+    results = Browser(client).get(f"/api/daily/results?day={yesterday}")
+    assert results.status_code == 200 and results.json()["players"][0]["name"] == "Gus"
+    assert Browser(client).get("/api/daily/results?day=1999-01-01").status_code == 404
+    assert Browser(client).get("/api/daily/results?day=bad").status_code == 404
+
+
+def test_starting_needs_a_name_and_the_sites_own_page(daily_app: tuple[TestClient, FakeTables]) -> None:
+    client, _fake = daily_app
+    assert Browser(client).post("/api/daily/start", {}).status_code == 400
+    evil = client.post("/api/daily/start", json={"name": "Eve"}, headers={"Origin": "https://evil.example",
+                                                                          "x-ohhell-csrf": "1"})
+    assert evil.status_code == 403
