@@ -24,6 +24,9 @@ from ohhell.i18n import N_, normalize_language, translations
 from ohhell.server.accounts import AccountError, Session, SignedIn
 from ohhell.server.community import Community, table_extra
 from ohhell.server.csrf import CSRF_HEADER, origin_allowed, token_matches
+from ohhell.server.daily import DailyService
+from ohhell.server.duplicate import SeededDeals
+from ohhell.server.events import EventService
 from ohhell.server.ratings import FAMILIES, FAMILY_NAMES, account_ratings, leaderboard, rating_chart
 from ohhell.server.stats import game_json, player_statistics, results_for_account, results_for_bot
 from ohhell.server.texts import pick_language
@@ -396,10 +399,6 @@ def install(app: Any, server: Any, config: Any = None) -> Community:
     tables of events and daily deals get their deal source back): the table manager's hooks
     ``on_finished`` and ``deal_resolver`` are set when it has them. ``app.state.accounts_config``
     (an :class:`~ohhell.server.accounts.AccountsConfig`), if set, replaces the defaults."""
-    from ohhell.server.daily import DailyService
-    from ohhell.server.duplicate import SeededDeals
-    from ohhell.server.events import EventService
-
     hub = Community(server.store, config or getattr(app.state, "accounts_config", None))
     app.state.community = hub
     events = app.state.events = EventService(server.store)

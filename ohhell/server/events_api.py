@@ -1,5 +1,6 @@
-"""The HTTP API of duplicate events and the daily deal (see :mod:`ohhell.server.events` and
-:mod:`ohhell.server.daily` for what each shows and withholds).
+"""The HTTP API of the games this part of the server creates: rated tables, duplicate events
+and the daily deal (see :mod:`ohhell.server.events` and :mod:`ohhell.server.daily` for what
+each shows and withholds).
 
 Tables are created through the table manager's hooks (``create_seated`` / ``create`` with
 ``deals`` and ``extra``); a server without them answers 503 rather than deal unequal cards.
@@ -81,6 +82,49 @@ async def create_table(request: Request, rules: Rules, seats: list[str], extra: 
         raise AccountError("unsupported", N_("This server cannot hold duplicate tables yet."), 503)
     table, token = await tables.create(rules, name, seats[1:], timer, deals=deals, extra=extra)
     return table, token
+
+
+# ----------------------------------------------------------------------------- rated tables
+
+
+async def api_create_rated_table(request: Request) -> Response:
+    """A rated table (the same form as ``POST /api/tables``): its creator, signed in, takes seat 0
+    under their account's name; the game counts for the ratings of every account at the table."""
+    from ohhell.server.app import rules_from_request
+
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    if session is None:
+        return refuse(request, 401, "sign-in", N_("Sign in to play rated games."))
+    server = request.app.state.server
+    if not server.may_create(client_address(request)):
+        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    try:
+        with speaking(_language(request)):
+            rules = rules_from_request(data)
+    except (RulesError, TypeError, ValueError) as error:
+        return JSONResponse({"error": str(error), "code": "bad-rules"}, status_code=400)
+    if rules.real_cards:
+        return refuse(request, 400, "bad-rules", N_("Games with real cards are not rated."))
+    others = data.get("seats", ["open"] * (rules.players - 1))
+    if not isinstance(others, list) or len(others) != rules.players - 1 or not all(
+            isinstance(level, str) and (level == "open" or level in manager(request).levels) for level in others):
+        return refuse(request, 400, "bad-seats", N_("seats must be a list of bot levels or \"open\""))
+    tables = manager(request)
+    if "extra" not in inspect.signature(tables.create).parameters:
+        return refuse(request, 503, "unsupported", N_("This server cannot hold rated tables yet."))
+    try:
+        with speaking(_language(request)):
+            table, token = await tables.create(rules, session.account.name, others,
+                                               float(server.config.default_timer), extra={"rated": True})
+    except OhHellError as error:
+        return JSONResponse({"error": str(error), "code": "bad-table"}, status_code=400)
+    await community(request).claim(session.account.id, table.code, token)
+    return JSONResponse({"code": table.code, "seat": 0, "token": token, "rated": True})
 
 
 # ----------------------------------------------------------------------------- events
@@ -197,6 +241,8 @@ async def api_event_join(request: Request) -> Response:
     if not isinstance(index, int) or not 0 <= index < len(event.codes) or not isinstance(seat, int) \
             or not 0 <= seat < event.rules.players or event.seats[index][seat] != "open":
         return refuse(request, 400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
+    if session is not None and await seated_in_event(request, session.account.id, event.codes):
+        return refuse(request, 409, "seated", N_("You already have a seat in this event."))
     table = await manager(request).get(event.codes[index])
     if table is None:
         return refuse(request, 404, "no-event", N_("There is no such event."))
@@ -208,6 +254,15 @@ async def api_event_join(request: Request) -> Response:
     if session is not None:
         await community(request).claim(session.account.id, table.code, token)
     return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index})
+
+
+async def seated_in_event(request: Request, account_id: str, codes: list[str]) -> bool:
+    """Whether the account already holds a seat at one of these tables (one seat per event:
+    two seats would show the same cards twice)."""
+    for code in codes:
+        if account_id in (await community(request).accounts.links(code)).values():
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- the daily deal
@@ -302,6 +357,7 @@ async def api_daily_results(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     return [
+        Route("/api/rated-tables", api_create_rated_table, methods=["POST"]),
         Route("/api/events", api_events),
         Route("/api/events", api_create_event, methods=["POST"]),
         Route("/api/events/{event}", api_event),

@@ -375,3 +375,49 @@ def test_another_players_private_data_is_never_served(client: TestClient, tmp_pa
     anonymous = TestClient(client.app, base_url="http://testserver")
     assert anonymous.get("/api/account/games").status_code == 401
     assert anonymous.get("/api/account").json() == {"account": None, "csrf": None}
+
+
+def test_an_older_database_gets_the_new_tables_at_start(tmp_path: Path) -> None:
+    """A database written before accounts existed: the server adds their tables at start and the
+    games in it can be claimed."""
+    from sqlalchemy import create_engine, inspect
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(url)
+    store.start()
+    tokens = stored_game(store, "OLDGAM", [("human", None, "Ann"), ("bot", "basic", None), ("bot", "basic", None)])
+    store.close()
+    engine = create_engine(url)
+    mine = ("ohhell_accounts", "ohhell_sessions", "ohhell_throttle", "ohhell_seat_links", "ohhell_game_results",
+            "ohhell_ratings", "ohhell_rating_history", "ohhell_rated_games", "ohhell_events", "ohhell_event_tables",
+            "ohhell_daily_days", "ohhell_daily_tries")
+    with engine.begin() as conn:
+        for name in reversed(mine):
+            conn.exec_driver_sql(f"DROP TABLE {name}")
+    assert not set(mine) & set(inspect(engine).get_table_names())
+    engine.dispose()
+    with app_client(url) as client:
+        assert set(mine) <= set(inspect(store_of(client).engine).get_table_names())
+        browser = Browser(client)
+        browser.signup("Ann", seats=[{"table": "OLDGAM", "token": tokens[0]}])
+        assert browser.get("/api/players/Ann").json()["statistics"]["games"] == 1
+
+
+def test_results_left_undone_by_a_stopped_process_are_stored_at_start(sqlite_url: str) -> None:
+    from ohhell.server.stats import game_results
+
+    with app_client(sqlite_url) as client:
+        store = store_of(client)
+        tokens = stored_game(store, "UNDONE", [("human", None, "Ann"), ("bot", "basic", None),
+                                                ("bot", "random", None)], finished=False)
+        browser = Browser(client)
+        browser.signup("Ann", seats=[{"table": "UNDONE", "token": tokens[0]}])
+        # The game ends while no process hears of it (a process died at the last card).
+        rules = preset("classic", players=3, **SHORT)
+        state = play_random_game(rules, seed=1)
+        store.append_actions("UNDONE", [(i, action_to_json(a)) for i, a in enumerate(state.history) if i >= 20])
+        store.set_status("UNDONE", "finished")
+    with app_client(sqlite_url) as client:
+        with store_of(client).engine.connect() as conn:
+            rows = conn.execute(select(game_results).where(game_results.c.table_id == "UNDONE")).all()
+        assert len(rows) == 3 and rows[0].account_id is not None

@@ -56,7 +56,7 @@ def test_every_table_gets_the_same_deals_in_the_same_seats(event_app: tuple[Test
     assert bids[0] != bids[1] or bids[1] != bids[2]  # the play did differ
     # Another event deals other cards.
     new_event(Browser(client))
-    other = [t for t in fake.tables.values() if t not in tables][0]
+    other = next(t for t in fake.tables.values() if t not in tables)
     advance(fake, other, seed=9, hands=1)
     assert other.state.finished_hands[0].deal != deals[0][0]
 
@@ -115,10 +115,11 @@ def test_matchpoints_and_standings(event_app: tuple[TestClient, FakeTables]) -> 
     assert percents == sorted(percents, reverse=True)
     hand = client.get(f"/api/events/{event_id}/hands/1").json()
     for entry in hand["tables"]:
+        at = entry["table"]
         assert entry["matchpoints"] == [
             sum(1.0 if mine > other else 0.5 if mine == other else 0.0
-                for k, other in enumerate(t.state.finished_hands[1].scores[seat] for t in tables) if k != entry["table"])
-            for seat, mine in enumerate(tables[entry["table"]].state.finished_hands[1].scores)]
+                for k, other in enumerate(t.state.finished_hands[1].scores[seat] for t in tables) if k != at)
+            for seat, mine in enumerate(tables[at].state.finished_hands[1].scores)]
 
 
 def test_the_export_once_over_reveals_the_seed_and_every_record(event_app: tuple[TestClient, FakeTables]) -> None:
@@ -200,3 +201,13 @@ def test_without_the_managers_hooks_events_are_refused_not_dealt_unequally(sqlit
             assert response.status_code == 200
         else:
             assert response.status_code == 503
+
+
+def test_an_account_holds_one_seat_per_event(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, _fake = event_app
+    event_id = new_event(Browser(client)).json()["id"]
+    ann = Browser(client)
+    ann.signup("Ann")
+    assert ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0}).status_code == 200
+    again = ann.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0})
+    assert again.status_code == 409 and again.json()["code"] == "seated"

@@ -7,7 +7,6 @@ import asyncio
 import random
 from typing import Any
 
-import pytest
 from accounts_helpers import Browser, app_client
 from fake_tables import FakeTables, use_fake_tables
 from sqlalchemy import select
@@ -78,7 +77,7 @@ def play_rated(client: TestClient, fake: FakeTables, browsers: list[Browser], se
 
     table, token = asyncio.run(create())
     tokens = [token]
-    for browser in browsers[1:]:
+    for _browser in browsers[1:]:
         tokens.append(asyncio.run(table.join("x"))[1])
     for browser, seat_token in zip(browsers, tokens, strict=True):
         claimed = browser.post("/api/account/claim", {"seats": [{"table": table.code, "token": seat_token}]})
@@ -175,3 +174,26 @@ def test_unrated_games_change_no_rating(sqlite_url: str) -> None:
         assert page["statistics"]["games"] == 1 and page["games"][0]["points"] == \
             [hand.scores[0] for hand in table.state.finished_hands]
         assert client.get("/api/players/Nobody").status_code == 404
+
+
+def test_rated_tables_are_created_by_signed_in_players(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        fake = use_fake_tables(client)
+        guest = Browser(client)
+        body = {"preset": "classic", "players": 3, "knobs": SHORT, "seats": ["open", "basic"]}
+        assert guest.post("/api/rated-tables", body).status_code == 401
+        ann = Browser(client)
+        ann.signup("Ann")
+        assert ann.post("/api/rated-tables", {**body, "seats": ["open", "nope"]}).status_code == 400
+        assert ann.post("/api/rated-tables", {**body, "preset": "nope"}).status_code == 400
+        created = ann.post("/api/rated-tables", body)
+        assert created.status_code == 200, created.text
+        table = fake.tables[created.json()["code"]]
+        assert table.settings.extra == {"rated": True} and table.seats[0].name == "Ann"
+        bob = Browser(client)
+        bob.signup("Bob")
+        _seat, token = asyncio.run(table.join("Bob"))
+        bob.post("/api/account/claim", {"seats": [{"table": table.code, "token": token}]})
+        asyncio.run(fake.advance(table, random.Random(8)))
+        for name in ("Ann", "Bob"):
+            assert client.get(f"/api/players/{name}").json()["ratings"]["classic"]["games"] == 1
