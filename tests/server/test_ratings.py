@@ -133,6 +133,7 @@ def fresh_database(postgres_url: str, name: str) -> str:
 def test_on_postgresql(postgres_url: str) -> None:
     with app_client(fresh_database(postgres_url, "ohhell_accounts_test")) as client:
         rated_scenario(client, use_fake_tables(client))
+        events_and_daily_scenario(client)
         # The accounts' own security paths on PostgreSQL too.
         browser = Browser(client)
         assert browser.login("Ann").status_code == 200
@@ -197,3 +198,20 @@ def test_rated_tables_are_created_by_signed_in_players(sqlite_url: str) -> None:
         asyncio.run(fake.advance(table, random.Random(8)))
         for name in ("Ann", "Bob"):
             assert client.get(f"/api/players/{name}").json()["ratings"]["classic"]["games"] == 1
+
+
+def events_and_daily_scenario(client: TestClient) -> None:
+    """A whole event and a daily try (on whatever database the client's server uses)."""
+    fake: FakeTables = client.app.state.server.tables  # type: ignore[attr-defined]
+    browser = Browser(client)
+    event = browser.post("/api/events", {"name": "PG night", "preset": "classic", "players": 3, "knobs": SHORT,
+                                         "tables": 2, "seats": ["basic", "random", "basic"]})
+    assert event.status_code == 200, event.text
+    tables = [t for t in fake.tables.values() if t.settings.extra.get("event") == event.json()["id"]]
+    for number, table in enumerate(tables):
+        asyncio.run(fake.advance(table, random.Random(number)))
+    exported = browser.get(f"/api/events/{event.json()['id']}/export").json()
+    assert len(exported["tables"]) == 2 and len(exported["standings"]) == 6
+    started = browser.post("/api/daily/start", {"name": "Gus"}).json()
+    asyncio.run(fake.advance(fake.tables[started["code"]], random.Random(1)))
+    assert browser.get("/api/daily/results").json()["players"][0]["you"] is True
