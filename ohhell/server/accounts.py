@@ -70,7 +70,7 @@ sessions = Table(
            index=True),
     Column("csrf", String(64), nullable=False),
     Column("created", Float, nullable=False),
-    Column("expires", Float, nullable=False),
+    Column("expires", Float, nullable=False, index=True),
 )
 """Signed-in browsers: the SHA-256 of the cookie's value, the session's CSRF token, when it ends."""
 
@@ -79,7 +79,7 @@ throttle = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("scope", String(16), nullable=False),
     Column("key", String(160), nullable=False),
-    Column("at", Float, nullable=False),
+    Column("at", Float, nullable=False, index=True),
     Index("ohhell_throttle_lookup", "scope", "key", "at"),
 )
 """Events that are limited per period: failed sign-ins (``login-name``, ``login-addr``), new
@@ -240,15 +240,18 @@ class AccountService:
 
         def call(conn: Connection) -> dict[str, int]:
             counts: dict[str, int] = {}
+            # Rows past every window go, whatever their key (names tried once stay no longer).
+            conn.execute(delete(throttle).where(throttle.c.at < now - self._longest_window()))
             for scope, key in scope_keys:
-                conn.execute(delete(throttle).where(throttle.c.scope == scope, throttle.c.key == key,
-                                                    throttle.c.at < now - window))
                 conn.execute(throttle.insert().values(scope=scope, key=key, at=now))
                 counts[scope] = conn.execute(select(func.count()).select_from(throttle).where(
                     throttle.c.scope == scope, throttle.c.key == key, throttle.c.at >= now - window)).scalar_one()
             return counts
 
         return await self.store.write(call)
+
+    def _longest_window(self) -> float:
+        return max(self.config.throttle_window, self.config.signup_window)
 
     async def _counts(self, scope_keys: Sequence[tuple[str, str]], window: float) -> dict[str, int]:
         since = time.time() - window
@@ -337,7 +340,7 @@ class AccountService:
         expires = now + self.config.session_days * 86400
 
         def call(conn: Connection) -> None:
-            conn.execute(delete(sessions).where(sessions.c.account_id == account.id, sessions.c.expires < now))
+            conn.execute(delete(sessions).where(sessions.c.expires < now))  # anyone's expired sessions
             conn.execute(sessions.insert().values(id_hash=_digest(cookie), account_id=account.id, csrf=csrf,
                                                   created=now, expires=expires))
 

@@ -421,3 +421,25 @@ def test_results_left_undone_by_a_stopped_process_are_stored_at_start(sqlite_url
         with store_of(client).engine.connect() as conn:
             rows = conn.execute(select(game_results).where(game_results.c.table_id == "UNDONE")).all()
         assert len(rows) == 3 and rows[0].account_id is not None
+
+
+def test_old_counters_and_sessions_are_pruned(client: TestClient) -> None:
+    from ohhell.server.accounts import sessions, throttle
+
+    store = store_of(client)
+    browser = Browser(client)
+    browser.signup("Ann")
+    account_id = client.get("/api/account").json()  # nobody signed in on this client
+    assert account_id["account"] is None
+
+    def age(conn: Any) -> None:
+        conn.execute(throttle.insert().values(scope="login-name", key="someone-else", at=1.0))
+        conn.execute(sessions.update().values(expires=2.0))
+
+    store.write(age)
+    assert browser.get("/api/account").json()["account"] is None  # an expired session is no session
+    Browser(client).login("Nobody", "wrong password")
+    Browser(client).login("Ann")
+    with store.engine.connect() as conn:
+        assert conn.execute(select(throttle).where(throttle.c.at < 10)).first() is None
+        assert conn.execute(select(sessions).where(sessions.c.expires < 10)).first() is None
