@@ -12,6 +12,7 @@ served from ``/api/account…`` to that account's session; the public pages (``/
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -68,7 +69,27 @@ def refuse_error(request: Request, error: AccountError) -> JSONResponse:
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The address limits count by: the client's IPv4 address, or its IPv6 /64 network (one
+    household or server gets a whole /64, so counting single IPv6 addresses would count nothing).
+    Behind a reverse proxy this is the real client only when uvicorn trusts the proxy's headers
+    (``--forwarded-allow-ips``).
+
+    >>> from types import SimpleNamespace
+    >>> client_address(SimpleNamespace(client=SimpleNamespace(host="2001:db8:1:2:3:4:5:6")))
+    '2001:db8:1:2::/64'
+    >>> client_address(SimpleNamespace(client=SimpleNamespace(host="203.0.113.9")))
+    '203.0.113.9'
+    """
+    host = request.client.host if request.client else "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def allowed_origins(request: Request) -> tuple[str, ...]:
