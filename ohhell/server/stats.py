@@ -5,7 +5,7 @@ account, a bot level or a guest), the total and place, and per hand the size, th
 tricks, the score and whether the seat dealt under the hook. A player's page adds these up
 (:func:`player_statistics`):
 
-- points per hand;
+- points per hand, overall and by hand size;
 - the share of bids made, by hand size and by bid (zero bids among them);
 - hook situations as dealer: hands the seat dealt while the hook forbade one bid (the bids of
   the others left the dealer a forbidden number), how often the dealer made the bid then.
@@ -159,14 +159,15 @@ def player_statistics(results: Iterable[SeatResult]) -> dict[str, Any]:
     ...   [{"size": 2, "dealer": True, "bid": 1, "tricks": 1, "score": 11, "hook": 1},
     ...    {"size": 1, "dealer": False, "bid": 0, "tricks": 0, "score": 10, "hook": None}])]
     >>> stats = player_statistics(rows)
-    >>> stats["points_per_hand"], stats["zero_bids"]["share"], stats["by_size"]["2"]["share"]
-    (10.5, 1.0, 1.0)
+    >>> stats["points_per_hand"], stats["zero_bids"]["share"], stats["by_size"]["2"]
+    (10.5, 1.0, {'made': 1, 'hands': 1, 'share': 1.0, 'points_per_hand': 11.0})
     >>> stats["hook_as_dealer"]["hands"], stats["hook_as_dealer"]["made"]
     (1, 1)
     """
     games = wins = hands = points = 0
     places_sum = 0
     by_size: dict[int, list[int]] = {}
+    points_by_size: dict[int, list[int]] = {}  # points, hands
     by_bid: dict[int, list[int]] = {}
     dealer_hook = [0, 0, 0]  # hands, made, points
     dealer_free = [0, 0]  # hands dealt without a hook situation, made
@@ -177,6 +178,9 @@ def player_statistics(results: Iterable[SeatResult]) -> dict[str, Any]:
         for hand in result.hands:
             hands += 1
             points += hand["score"]
+            size_points = points_by_size.setdefault(hand["size"], [0, 0])
+            size_points[0] += hand["score"]
+            size_points[1] += 1
             bid = hand["bid"]
             if bid is None:
                 continue
@@ -202,7 +206,9 @@ def player_statistics(results: Iterable[SeatResult]) -> dict[str, Any]:
         "games": games, "wins": wins, "average_place": round(places_sum / games, 2) if games else None,
         "hands": hands, "points_per_hand": round(points / hands, 2) if hands else None,
         "bids": _share(made_all, bids_all),
-        "by_size": {str(size): _share(*by_size[size]) for size in sorted(by_size)},
+        "by_size": {str(size): {**_share(*by_size.get(size, [0, 0])),
+                                "points_per_hand": round(points_by_size[size][0] / points_by_size[size][1], 2)}
+                    for size in sorted(points_by_size)},
         "by_bid": {str(bid): _share(*by_bid[bid]) for bid in sorted(by_bid)},
         "zero_bids": _share(*zero),
         "hook_as_dealer": {**_share(dealer_hook[1], dealer_hook[0]),

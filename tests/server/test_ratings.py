@@ -174,6 +174,20 @@ def test_unrated_games_change_no_rating(sqlite_url: str) -> None:
         assert page["ratings"] == {} and page["games"][0]["rated"] is False
         assert page["statistics"]["games"] == 1 and page["games"][0]["points"] == \
             [hand.scores[0] for hand in table.state.finished_hands]
+        # The figures against a recount from the game itself.
+        hands = table.state.finished_hands
+        stats = page["statistics"]
+        assert stats["points_per_hand"] == round(sum(h.scores[0] for h in hands) / len(hands), 2)
+        for size in {h.size for h in hands}:
+            of_size = [h for h in hands if h.size == size]
+            assert stats["by_size"][str(size)]["made"] == sum(h.bids[0] == h.tricks[0] for h in of_size)
+            assert stats["by_size"][str(size)]["hands"] == len(of_size)
+        for bid in {h.bids[0] for h in hands}:
+            assert stats["by_bid"][str(bid)]["hands"] == sum(h.bids[0] == bid for h in hands)
+        dealt = [h for h in hands if h.dealer == 0]
+        hooked = [h for h in dealt if 0 <= h.size - sum(b or 0 for s, b in enumerate(h.bids) if s != 0)]
+        assert stats["hook_as_dealer"]["hands"] == len(hooked)
+        assert stats["hook_as_dealer"]["made"] == sum(h.bids[0] == h.tricks[0] for h in hooked)
         assert client.get("/api/players/Nobody").status_code == 404
 
 
