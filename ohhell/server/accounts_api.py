@@ -343,7 +343,7 @@ async def api_player(request: Request) -> Response:
         return refuse(request, 404, "no-player", N_("There is no player with that name."))
 
     def read(conn: Any) -> dict[str, Any]:
-        results = results_for_account(conn, account.id)
+        results = hub.public(conn, results_for_account(conn, account.id))
         return {"name": account.name, "since": account.created, "ratings": account_ratings(conn, account.id),
                 "chart": rating_chart(conn, account.id), "statistics": player_statistics(results),
                 "games": [game_json(result) for result in results[:200]]}
@@ -361,7 +361,7 @@ async def api_bot(request: Request) -> Response:
         return refuse(request, 404, "no-bot", N_("There is no bot called that here."))
 
     def read(conn: Any) -> dict[str, Any]:
-        results = results_for_bot(conn, level)
+        results = community(request).public(conn, results_for_bot(conn, level))
         fixed = BOT_RATINGS.get(level)
         return {"bot": level, "rating": rating_json(*fixed) if fixed else None,
                 "statistics": player_statistics(results), "games": [game_json(result) for result in results[:100]]}

@@ -24,7 +24,7 @@ from ohhell.game import Game, State
 from ohhell.rules import Rules
 from ohhell.server.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
 from ohhell.server.ratings import Competitor, rate_game, rating_family
-from ohhell.server.stats import BOT, HUMAN, SeatResult, game_results, results_of, store_results
+from ohhell.server.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
 from ohhell.server.store import Store, StoredTable, game_tables
 
 log = logging.getLogger("ohhell.server.community")
@@ -109,7 +109,8 @@ class Community:
         links = await self.accounts.links(table.code)
         kinds = [(seat.kind, seat.bot_level, seat.name) for seat in table.seats]
         extra = table_extra(table)
-        results = results_of(table.code, table.state, kinds, links, bool(extra.get("rated")), time.time())
+        results = results_of(table.code, table.state, kinds, links, bool(extra.get("rated")), time.time(),
+                             embargo_of(extra))
         await self.record(table.code, table.state, results)
         for listener in self.finish_listeners:
             try:
@@ -143,9 +144,10 @@ class Community:
             return False
         links = await self.accounts.links(table_id)
         kinds = [(seat.kind, seat.bot, seat.name) for seat in stored.seats]
-        rated = bool(stored.row.settings.get("extra", {}).get("rated")) \
-            if isinstance(stored.row.settings.get("extra"), dict) else False
-        await self.record(table_id, state, results_of(table_id, state, kinds, links, rated, time.time()))
+        extra = stored.row.settings.get("extra")
+        extra = extra if isinstance(extra, dict) else {}
+        await self.record(table_id, state, results_of(table_id, state, kinds, links, bool(extra.get("rated")),
+                                                      time.time(), embargo_of(extra)))
         return True
 
     async def catch_up(self, limit: int = 200) -> int:
@@ -179,6 +181,31 @@ class Community:
 
         await self.store.write(call)
         return seat
+
+    def lifted(self, conn: Connection, embargoes: set[str]) -> set[str]:
+        """Which of these embargoes are over: a daily deal's day that has passed, a duplicate
+        event every table of which has finished."""
+        from ohhell.server.daily import today
+        from ohhell.server.events import event_tables
+
+        out = set()
+        for embargo in embargoes:
+            kind, _sep, key = embargo.partition(":")
+            if kind == "daily" and key < today():
+                out.add(embargo)
+            elif kind == "event":
+                statuses = [row.status for row in conn.execute(
+                    select(game_tables.c.status).join(event_tables, event_tables.c.code == game_tables.c.id)
+                    .where(event_tables.c.event_id == key))]
+                if statuses and all(status == "finished" for status in statuses):
+                    out.add(embargo)
+        return out
+
+    def public(self, conn: Connection, results: Sequence[SeatResult]) -> list[SeatResult]:
+        """The results anyone may see: those whose event or day is over (see ``game_results``)."""
+        embargoes = {row.embargo for row in results if row.embargo is not None}
+        lifted = self.lifted(conn, embargoes) if embargoes else set()
+        return [row for row in results if row.embargo is None or row.embargo in lifted]
 
     def _forget_account(self, conn: Connection, account_id: str) -> None:
         """In the deleting transaction: the account's results keep a neutral name."""

@@ -52,10 +52,14 @@ game_results = Table(
     Column("total", Integer, nullable=False),
     Column("place", Integer, nullable=False),
     Column("hands", Text, nullable=False),
+    Column("embargo", String(48), nullable=True),
     Index("ohhell_game_results_account", "account_id", "finished"),
     Index("ohhell_game_results_bot", "bot", "finished"),
 )
-"""One row per seat of every finished game (``hands``: JSON list, see :func:`seat_hands`)."""
+"""One row per seat of every finished game (``hands``: JSON list, see :func:`seat_hands`).
+``embargo`` names what must be over before the game is shown to anyone but its players: the
+duplicate event (``event:ID``) or the daily deal's day (``daily:DAY``) it belongs to — its
+cards are the cards other tables are still playing."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,20 @@ class SeatResult:
     total: int
     place: int
     hands: list[dict[str, Any]]
+    embargo: str | None = None
+
+
+def embargo_of(extra: dict[str, Any]) -> str | None:
+    """What a table's game waits for before it is public (see :data:`game_results`).
+
+    >>> embargo_of({"event": "abc", "event_table": 1}), embargo_of({"daily": "2026-12-01"}), embargo_of({})
+    ('event:abc', 'daily:2026-12-01', None)
+    """
+    if isinstance(extra.get("event"), str):
+        return f"event:{extra['event']}"
+    if isinstance(extra.get("daily"), str):
+        return f"daily:{extra['daily']}"
+    return None
 
 
 def seat_hands(state: State, seat: int) -> list[dict[str, Any]]:
@@ -96,7 +114,7 @@ def seat_hands(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def results_of(table_id: str, state: State, kinds: Sequence[tuple[str, str | None, str | None]],
-               accounts: dict[int, str], rated: bool, finished: float) -> list[SeatResult]:
+               accounts: dict[int, str], rated: bool, finished: float, embargo: str | None = None) -> list[SeatResult]:
     """The rows of a finished game: ``kinds`` gives each seat's (kind, bot level, name);
     ``accounts`` the seats an account played."""
     rules = state.rules
@@ -107,7 +125,8 @@ def results_of(table_id: str, state: State, kinds: Sequence[tuple[str, str | Non
     for seat, (kind, bot, name) in enumerate(kinds):
         out.append(SeatResult(table_id, seat, kind, bot if kind == BOT else None,
                               accounts.get(seat) if kind == HUMAN else None, name, family, rules.preset,
-                              rules.players, rated, finished, totals[seat], placed[seat], seat_hands(state, seat)))
+                              rules.players, rated, finished, totals[seat], placed[seat], seat_hands(state, seat),
+                              embargo))
     return out
 
 
@@ -122,13 +141,15 @@ def store_results(conn: Connection, rows: Sequence[SeatResult]) -> bool:
         "table_id": row.table_id, "seat": row.seat, "kind": row.kind, "bot": row.bot, "account_id": row.account_id,
         "name": row.name, "family": row.family, "preset": row.preset, "players": row.players, "rated": row.rated,
         "finished": row.finished, "total": row.total, "place": row.place, "hands": json.dumps(row.hands),
+        "embargo": row.embargo,
     } for row in rows])
     return True
 
 
 def _row(row: Any) -> SeatResult:
     return SeatResult(row.table_id, row.seat, row.kind, row.bot, row.account_id, row.name, row.family, row.preset,
-                      row.players, bool(row.rated), row.finished, row.total, row.place, json.loads(row.hands))
+                      row.players, bool(row.rated), row.finished, row.total, row.place, json.loads(row.hands),
+                      row.embargo)
 
 
 def results_for_account(conn: Connection, account_id: str) -> list[SeatResult]:

@@ -111,3 +111,20 @@ def test_starting_needs_a_name_and_the_sites_own_page(daily_app: tuple[TestClien
     evil = client.post("/api/daily/start", json={"name": "Eve"}, headers={"Origin": "https://evil.example",
                                                                           "x-ohhell-csrf": "1"})
     assert evil.status_code == 403
+
+
+def test_todays_tries_are_on_no_public_page_before_the_day_is_over(
+        daily_app: tuple[TestClient, FakeTables], monkeypatch: pytest.MonkeyPatch) -> None:
+    client, fake = daily_app
+    monkeypatch.setattr(daily_module, "daily_rules", lambda: daily_module.preset(
+        "classic", players=4, schedule="explicit", hands=[[2, "turn-up"]]))
+    ann = Browser(client)
+    ann.signup("Ann")
+    code = ann.post("/api/daily/start", {}).json()["code"]
+    play(fake, code, 4)
+    assert ann.get("/api/daily/results").status_code == 200
+    for path in ("/api/players/Ann", "/api/bots/strong"):
+        assert code not in Browser(client).get(path).text, path
+    tomorrow = time.time() + 86400
+    monkeypatch.setattr(daily_module.time, "time", lambda: tomorrow)
+    assert code in Browser(client).get("/api/players/Ann").text

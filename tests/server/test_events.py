@@ -211,3 +211,26 @@ def test_an_account_holds_one_seat_per_event(event_app: tuple[TestClient, FakeTa
     assert ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0}).status_code == 200
     again = ann.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0})
     assert again.status_code == 409 and again.json()["code"] == "seated"
+
+
+def test_a_finished_event_table_is_on_no_public_page_before_the_event_is_over(
+        event_app: tuple[TestClient, FakeTables]) -> None:
+    """A table that finished early must not lead anyone (through its players' or bots' pages and
+    its code) to cards the other tables are still playing."""
+    client, fake = event_app
+    event_id = new_event(Browser(client)).json()["id"]
+    tables = tables_of(fake)
+    ann = Browser(client)
+    ann.signup("Ann")
+    ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0})
+    advance(fake, tables[0], seed=1)  # table 0 is over; the others have not started
+    for path in ("/api/players/Ann", "/api/bots/basic", "/api/bots/random"):
+        text = Browser(client).get(path).text
+        assert tables[0].code not in text, path
+    assert Browser(client).get("/api/players/Ann").json()["statistics"]["games"] == 0
+    # Her own private list still has it (she played it).
+    assert ann.get("/api/account/games").json()["games"][0]["table"] == tables[0].code
+    for number, table in enumerate(tables[1:]):
+        advance(fake, table, seed=2 + number)
+    assert [game["table"] for game in Browser(client).get("/api/players/Ann").json()["games"]] == [tables[0].code]
+    assert tables[1].code in Browser(client).get("/api/bots/basic").text

@@ -185,7 +185,7 @@ def test_unrated_games_change_no_rating(sqlite_url: str) -> None:
         for bid in {h.bids[0] for h in hands}:
             assert stats["by_bid"][str(bid)]["hands"] == sum(h.bids[0] == bid for h in hands)
         dealt = [h for h in hands if h.dealer == 0]
-        hooked = [h for h in dealt if 0 <= h.size - sum(b or 0 for s, b in enumerate(h.bids) if s != 0)]
+        hooked = [h for h in dealt if h.size - sum(b or 0 for s, b in enumerate(h.bids) if s != 0) >= 0]
         assert stats["hook_as_dealer"]["hands"] == len(hooked)
         assert stats["hook_as_dealer"]["made"] == sum(h.bids[0] == h.tricks[0] for h in hooked)
         assert client.get("/api/players/Nobody").status_code == 404
