@@ -274,10 +274,11 @@ def rating_chart(conn: Connection, account_id: str) -> dict[str, list[dict[str, 
 
 
 def win_probability(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """The chance ``a`` finishes ahead of ``b`` in a two-way comparison (for the docs' example).
+    """The chance the model gives ``a`` to finish ahead of ``b`` (Plackett–Luce for two:
+    logistic in the gap, over c = √(2β² + σa² + σb²)).
 
-    >>> round(win_probability((1500, 500), (1500, 500)), 2)
-    0.5
+    >>> round(win_probability((1500, 500), (1500, 500)), 2), round(win_probability((1900, 50), (1500, 50)), 2)
+    (0.5, 0.75)
     """
     spread = math.sqrt(2 * BETA * BETA + a[1] ** 2 + b[1] ** 2)
-    return 0.5 * math.erfc(-(a[0] - b[0]) / (spread * math.sqrt(2)))
+    return 1 / (1 + math.exp(-(a[0] - b[0]) / spread))
