@@ -26,7 +26,6 @@ from ohhell.server.accounts import AccountError, Session, SignedIn
 from ohhell.server.community import Community, table_extra
 from ohhell.server.csrf import CSRF_HEADER, origin_allowed, token_matches
 from ohhell.server.daily import DailyService
-from ohhell.server.duplicate import SeededDeals
 from ohhell.server.events import EventService
 from ohhell.server.ratings import FAMILIES, FAMILY_NAMES, account_ratings, leaderboard, rating_chart
 from ohhell.server.stats import game_json, player_statistics, results_for_account, results_for_bot
@@ -416,34 +415,19 @@ def routes(page: Endpoint | None = None) -> list[BaseRoute]:
 
 
 def install(app: Any, server: Any, config: Any = None) -> Community:
-    """Give a server process its :class:`Community` (before the server loads its tables, so the
-    tables of events and daily deals get their deal source back): the table manager's hooks
-    ``on_finished`` and ``deal_resolver`` are set when it has them. ``app.state.accounts_config``
-    (an :class:`~ohhell.server.accounts.AccountsConfig`), if set, replaces the defaults."""
+    """Give a server process its :class:`Community`, listening to the table manager's finished
+    games (before the server loads its tables, so a game that ends right after a restart is
+    heard). ``app.state.accounts_config`` (an :class:`~ohhell.server.accounts.AccountsConfig`), if
+    set, replaces the defaults."""
     hub = Community(server.store, config or getattr(app.state, "accounts_config", None))
     app.state.community = hub
-    events = app.state.events = EventService(server.store)
+    app.state.events = EventService(server.store)
     daily = app.state.daily = DailyService(server.store)
-
-    def event_deals(extra: dict[str, Any]) -> SeededDeals | None:
-        event = extra.get("event")
-        seed = events.seed_of(event) if isinstance(event, str) else None
-        return SeededDeals(seed) if seed is not None else None
-
-    def daily_deals(extra: dict[str, Any]) -> SeededDeals | None:
-        day = extra.get("daily")
-        seed = daily.seed_of(day) if isinstance(day, str) else None
-        return SeededDeals(seed) if seed is not None else None
 
     async def daily_finished(table: Any, results: Any) -> None:
         if isinstance(table_extra(table).get("daily"), str):
             await daily.finish_try(table.code, [hand.scores[0] for hand in table.state.finished_hands])
 
-    hub.deal_resolvers += [event_deals, daily_deals]
     hub.finish_listeners.append(daily_finished)
-    manager = server.tables
-    listeners = getattr(manager, "on_finished", None)
-    if isinstance(listeners, list):
-        listeners.append(hub.game_finished)
-    manager.deal_resolver = hub.deal_source
+    server.tables.on_finished.append(hub.game_finished)
     return hub

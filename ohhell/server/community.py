@@ -1,9 +1,8 @@
 """What ties accounts, results, ratings, events and the daily deal to the live server.
 
 :class:`Community` is created once per server process (:func:`install`): it listens for
-finished games (stores each seat's result, rates rated games, scores daily-deal tries), gives
-event and daily-deal tables their deal source when they are created or rebuilt, and claims
-seats for accounts. Everything it keeps is in the database, so any number of server processes
+finished games (stores each seat's result, rates rated games, scores daily-deal tries) and claims seats for
+accounts. Everything it keeps is in the database, so any number of server processes
 can share it.
 """
 
@@ -28,10 +27,6 @@ from ohhell.server.stats import BOT, HUMAN, SeatResult, embargo_of, game_results
 from ohhell.server.store import Store, StoredTable, game_tables
 
 log = logging.getLogger("ohhell.server.community")
-
-
-class DealSource(Protocol):
-    def draw(self, state: State) -> Any: ...
 
 
 class SeatLike(Protocol):
@@ -74,8 +69,6 @@ class Community:
         self.accounts.on_delete.append(self._forget_account)
         self.finish_listeners: list[Any] = []
         """More callables ``(table, results)`` run when a game has finished (events, daily deal)."""
-        self.deal_resolvers: list[Any] = []
-        """Callables ``(extra) -> DealSource | None`` (events, daily deal)."""
 
     async def start(self) -> None:
         """Once the server has started: catch up on results a stopped process left undone."""
@@ -94,14 +87,6 @@ class Community:
         return await asyncio.to_thread(self._read, call)
 
     # ------------------------------------------------------------------ hooks of the table manager
-
-    def deal_source(self, extra: dict[str, Any]) -> DealSource | None:
-        """The deal source of a table with these extra settings (``None``: the server's chance)."""
-        for resolve in self.deal_resolvers:
-            found = resolve(extra)
-            if found is not None:
-                return found  # type: ignore[no-any-return]
-        return None
 
     async def game_finished(self, table: TableLike) -> None:
         """A game is over: store each seat's result, rate it if rated (each once, whichever
@@ -213,4 +198,4 @@ class Community:
                      .values(account_id=None, name=FORMER_PLAYER))
 
 
-__all__ = ["BOT", "HUMAN", "Community", "DealSource", "TableLike", "rebuild_state", "table_extra"]
+__all__ = ["BOT", "HUMAN", "Community", "TableLike", "rebuild_state", "table_extra"]

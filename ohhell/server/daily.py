@@ -134,10 +134,6 @@ class DailyService:
             await self.store.write(call)
         return await self.read(lambda conn: self.day_sync(conn, day))  # type: ignore[no-any-return]
 
-    def seed_of(self, day: str) -> bytes | None:
-        found = self._read(lambda conn: self.day_sync(conn, day))
-        return found.seed if found is not None else None
-
     async def find_try(self, day: str, player: str) -> Try | None:
         def call(conn: Connection) -> Try | None:
             row = conn.execute(select(daily_tries).where(daily_tries.c.day == day,

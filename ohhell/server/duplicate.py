@@ -23,6 +23,13 @@ seats, whatever happens between them and however often a server restarts.
 True
 >>> len(commitment(bytes(32)))
 64
+
+A table names its source in its settings (``{"kind": "duplicate", "seed": HEX}``, kept in the
+database, never sent to a client), so a restarted server deals on from the same source:
+
+>>> from ohhell.server.deals import deal_source
+>>> deal_source(deals.to_json()).seed == deals.seed
+True
 """
 
 from __future__ import annotations
@@ -31,9 +38,12 @@ import hashlib
 import hmac
 import random
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from ohhell.actions import Action, Cut, Deal, Draw, Shuffle
 from ohhell.game import State
+from ohhell.server.deals import register_deal_source
 
 CHANCE_TYPES = (Draw, Shuffle, Cut, Deal)
 
@@ -66,3 +76,17 @@ class SeededDeals:
     def draw(self, state: State) -> Action:
         """The chance action at this chance node of a table of the event."""
         return state.sample_chance(self.rng(chance_count(state)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The table settings' name for this source (``ohhell.server.deals``)."""
+        return {"kind": "duplicate", "seed": self.seed.hex()}
+
+    @classmethod
+    def from_json(cls, spec: Mapping[str, Any]) -> SeededDeals:
+        seed = bytes.fromhex(str(spec["seed"]))
+        if len(seed) != 32:
+            raise ValueError("a duplicate deal source's seed has 32 bytes")
+        return cls(seed)
+
+
+register_deal_source("duplicate", SeededDeals.from_json)

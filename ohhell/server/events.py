@@ -174,11 +174,6 @@ class EventService:
             return None
         return await self.read(lambda conn: self.load_sync(conn, event_id))  # type: ignore[no-any-return]
 
-    def seed_of(self, event_id: str) -> bytes | None:
-        """The seed of an event (the deal source of its tables after a restart), read at once."""
-        row = self._read(lambda conn: conn.execute(select(events.c.seed).where(events.c.id == event_id)).first())
-        return bytes.fromhex(row.seed) if row is not None else None
-
     async def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         def call(conn: Connection) -> list[dict[str, Any]]:
             query = select(events.c.id, events.c.name, events.c.created, events.c.rules).order_by(

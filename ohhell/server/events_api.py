@@ -2,13 +2,12 @@
 and the daily deal (see :mod:`ohhell.server.events` and :mod:`ohhell.server.daily` for what
 each shows and withholds).
 
-Tables are created through the table manager's hooks (``create_seated`` / ``create`` with
-``deals`` and ``extra``); a server without them answers 503 rather than deal unequal cards.
+Tables are created through the table manager (``create_seated`` for an event's table,
+``create`` for a try or a rated table) with a deal source and ``extra`` settings.
 """
 
 from __future__ import annotations
 
-import inspect
 import secrets
 import time
 from typing import Any, Final
@@ -68,19 +67,17 @@ def person_name(request: Request, session: Session | None, data: dict[str, Any])
 
 async def create_table(request: Request, rules: Rules, seats: list[str], extra: dict[str, Any],
                        deals: SeededDeals, name: str | None = None) -> tuple[Any, str | None]:
-    """A table with a deal source and extra settings, through the manager's hooks: all seats
-    given (``name`` None) or seat 0 for the person ``name``; the table and seat 0's token."""
+    """A table dealt from ``deals`` with ``extra`` settings: all seats given (``name`` None: a
+    duplicate event's table, nobody its host) or seat 0 for the person ``name``; the table and
+    seat 0's token."""
     tables = manager(request)
     timer = float(request.app.state.server.config.default_timer)
-    if name is None:
-        create_seated = getattr(tables, "create_seated", None)
-        if create_seated is None:
-            raise AccountError("unsupported", N_("This server cannot hold duplicate tables yet."), 503)
-        table = await create_seated(rules, seats, timer, deals=deals, extra=extra)
-        return table, None
-    if "deals" not in inspect.signature(tables.create).parameters:
-        raise AccountError("unsupported", N_("This server cannot hold duplicate tables yet."), 503)
-    table, token = await tables.create(rules, name, seats[1:], timer, deals=deals, extra=extra)
+    try:
+        if name is None:
+            return await tables.create_seated(rules, seats, timer, deals=deals.to_json(), extra=extra), None
+        table, token = await tables.create(rules, name, seats[1:], timer, deals=deals.to_json(), extra=extra)
+    except OhHellError as error:
+        raise AccountError("bad-table", str(error)) from error
     return table, token
 
 
@@ -115,8 +112,6 @@ async def api_create_rated_table(request: Request) -> Response:
             isinstance(level, str) and (level == "open" or level in manager(request).levels) for level in others):
         return refuse(request, 400, "bad-seats", N_("seats must be a list of bot levels or \"open\""))
     tables = manager(request)
-    if "extra" not in inspect.signature(tables.create).parameters:
-        return refuse(request, 503, "unsupported", N_("This server cannot hold rated tables yet."))
     try:
         with speaking(_language(request)):
             table, token = await tables.create(rules, session.account.name, others,
@@ -160,7 +155,9 @@ async def api_create_event(request: Request) -> Response:
         deals = SeededDeals(seed)
         codes = []
         for index, row in enumerate(seats):
-            table, _token = await create_table(request, rules, row, {"event": event_id, "event_table": index}, deals)
+            # A table of bots only plays on with nobody watching: the event's people wait for it.
+            extra = {"event": event_id, "event_table": index, "unattended": "open" not in row}
+            table, _token = await create_table(request, rules, row, extra, deals)
             codes.append(table.code)
         await service.save(event_id, name, session.account.id if session else None, rules, seats, seed, codes)
     except AccountError as error:

@@ -82,6 +82,8 @@ PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 
 OPEN: Final = "open"
+NO_HOST: Final = -1
+"""The host of a table nobody may start early (a duplicate event's)."""
 HUMAN: Final = "human"
 BOT: Final = "bot"
 
@@ -318,8 +320,10 @@ class LiveTable:
     @property
     def paused(self) -> bool:
         """A game nobody is connected to waits (bots included) until someone comes back:
-        bots playing for nobody would only spend the server's time."""
-        return self.status == PLAYING and not self.connections
+        bots playing for nobody would only spend the server's time. (Not a table whose settings'
+        ``extra`` says ``unattended``: a duplicate event's table of bots, whose results the
+        event's people wait for.)"""
+        return self.status == PLAYING and not self.connections and not self.settings.extra.get("unattended")
 
     def public_info(self) -> dict[str, Any]:
         """What everyone may know about the table itself (not the game)."""
@@ -981,6 +985,26 @@ class TableManager:
                                  extra=dict(extra or {}))
         table = await self._new_table(rules, settings, seats)
         return table, token
+
+    async def create_seated(self, rules: Rules, seats: Sequence[str], timer: float, stand_in: str | None = None,
+                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> LiveTable:
+        """A new table with no creator and no host (a duplicate event's table): ``seats`` gives
+        every seat, ``"open"`` for a person to join or a bot level; it starts when its last open
+        seat is taken, and nobody can start it earlier (that would hand people's seats to bots)."""
+        if len(seats) != rules.players:
+            raise OhHellError(_("%(n)d players need %(m)d other seats") % {"n": rules.players, "m": rules.players - 1})
+        try:
+            deal_source(deals)
+        except (ValueError, KeyError, TypeError) as error:
+            raise OhHellError(str(error)) from error
+        stand_in = stand_in or self.stand_in_level
+        for level in [*seats, stand_in]:
+            if level != OPEN and level not in self.levels:
+                raise OhHellError(_("there is no bot called %(name)s here") % {"name": level})
+        places = [Seat(i, OPEN) if level == OPEN else Seat(i, BOT, level) for i, level in enumerate(seats)]
+        settings = TableSettings(timer=timer, host=NO_HOST, stand_in=stand_in, deals=dict(deals or {"kind": "random"}),
+                                 extra=dict(extra or {}))
+        return await self._new_table(rules, settings, places)
 
     async def _new_table(self, rules: Rules, settings: TableSettings, seats: list[Seat]) -> LiveTable:
         """Store a new table with these seats and bring it to life (started if no seat is open)."""

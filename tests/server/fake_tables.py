@@ -1,7 +1,8 @@
-"""A stand-in for the table manager's hooks the lead is adding to ``ohhell/server/tables.py``
-(``create_seated``, ``create(..., deals=, extra=)``, ``on_finished``, ``deal_resolver``), with
-the real store underneath: tables are stored exactly as the server stores them (rows, seats,
-the action log), and the test drives the games (:meth:`FakeTables.advance`)."""
+"""A stand-in for the table manager (``ohhell/server/tables.py``: ``create_seated``,
+``create(..., deals=, extra=)``, ``on_finished``) whose games the test drives hand by hand
+(:meth:`FakeTables.advance`), so a test can stop one table after its first hand while another
+has not begun. The real store is underneath: tables are stored exactly as the server stores them
+(rows, seats, settings with the deal source, the action log)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ohhell.actions import action_to_json
 from ohhell.errors import OhHellError
 from ohhell.game import Game, State
 from ohhell.rules import Rules
+from ohhell.server.deals import deal_source
 from ohhell.server.store import SeatRow, Store, TableRow
 from ohhell.server.tables import new_code, new_token, token_hash
 
@@ -32,18 +34,19 @@ class FakeSeat:
 
 @dataclass
 class FakeSettings:
+    deals: dict[str, Any] = field(default_factory=lambda: {"kind": "random"})
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"timer": 0, "host": 0, "stand_in": "random", "extra": self.extra}
+        return {"timer": 0, "host": 0, "stand_in": "random", "deals": self.deals, "extra": self.extra}
 
 
 class FakeTable:
     def __init__(self, manager: FakeTables, code: str, rules: Rules, seats: list[FakeSeat], extra: dict[str, Any],
-                 deals: Any) -> None:
+                 deals: dict[str, Any] | None) -> None:
         self.manager, self.code, self.rules, self.seats = manager, code, rules, seats
-        self.settings = FakeSettings(extra)
-        self.deals = deals
+        self.settings = FakeSettings(dict(deals or {"kind": "random"}), extra)
+        self.deals = deal_source(self.settings.deals)
         self.state: State = Game(rules).new_initial_state()
         self.status = "waiting"
 
@@ -73,25 +76,24 @@ class FakeTables:
         self.levels = levels
         self.tables: dict[str, FakeTable] = {}
         self.on_finished: list[Any] = []
-        self.deal_resolver: Any = None
 
-    async def _new(self, rules: Rules, seats: list[FakeSeat], deals: Any, extra: dict[str, Any] | None) -> FakeTable:
+    async def _new(self, rules: Rules, seats: list[FakeSeat], deals: dict[str, Any] | None,
+                   extra: dict[str, Any] | None) -> FakeTable:
         code = new_code()
-        if deals is None and self.deal_resolver is not None:
-            deals = self.deal_resolver(extra or {})
         table = FakeTable(self, code, rules, seats, extra or {}, deals)
         await self.store.create_table(TableRow(code, time.time(), "waiting", rules.to_json(), table.settings.to_json()),
                                       [seat.row() for seat in seats])
         self.tables[code] = table
         return table
 
-    async def create_seated(self, rules: Rules, seats: list[str], timer: float, *, stand_in: str | None = None,
-                            deals: Any = None, extra: dict[str, Any] | None = None) -> FakeTable:
+    async def create_seated(self, rules: Rules, seats: list[str], timer: float, stand_in: str | None = None,
+                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> FakeTable:
         return await self._new(rules, [FakeSeat(i, "open") if level == "open" else FakeSeat(i, "bot", level)
                                        for i, level in enumerate(seats)], deals, extra)
 
     async def create(self, rules: Rules, name: str, others: list[str], timer: float, stand_in: str | None = None,
-                     *, deals: Any = None, extra: dict[str, Any] | None = None) -> tuple[FakeTable, str]:
+                     deals: dict[str, Any] | None = None,
+                     extra: dict[str, Any] | None = None) -> tuple[FakeTable, str]:
         token = new_token()
         seats = [FakeSeat(0, "human", None, name, token_hash(token))]
         seats += [FakeSeat(i + 1, "open") if level == "open" else FakeSeat(i + 1, "bot", level)
@@ -112,7 +114,7 @@ class FakeTables:
         actions = []
         while not state.is_terminal() and (hands is None or len(state.finished_hands) < hands):
             if state.is_chance_node():
-                action = table.deals.draw(state) if table.deals is not None else state.sample_chance(rng)
+                action = table.deals.draw(state)
             else:
                 seat = state.turn if state.turn is not None else state.actors()[0]
                 action = rng.choice(state.legal_actions(seat))
@@ -133,6 +135,5 @@ def use_fake_tables(client: Any) -> FakeTables:
     fake = FakeTables(server.store, list(server.tables.levels))
     hub = app.state.community
     fake.on_finished.append(hub.game_finished)
-    fake.deal_resolver = hub.deal_source
     server.tables = fake
     return fake

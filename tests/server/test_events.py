@@ -185,22 +185,22 @@ def test_joining_and_refusals(event_app: tuple[TestClient, FakeTables]) -> None:
 
 
 def test_tables_get_their_deals_back_after_a_restart(event_app: tuple[TestClient, FakeTables]) -> None:
+    """The table's settings name its deal source (kept in the database, never sent out): a
+    restarted server builds the same source from them."""
+    from ohhell.server.deals import deal_source
+    from ohhell.server.store import Store
+
     client, fake = event_app
-    event_id = new_event(Browser(client)).json()["id"]
+    new_event(Browser(client))
     table = tables_of(fake)[0]
-    source = client.app.state.community.deal_source({"event": event_id})  # type: ignore[attr-defined]
-    assert source is not None and source.seed == table.deals.seed
-    assert client.app.state.community.deal_source({"event": "nope"}) is None  # type: ignore[attr-defined]
-    assert client.app.state.community.deal_source({}) is None  # type: ignore[attr-defined]
-
-
-def test_without_the_managers_hooks_events_are_refused_not_dealt_unequally(sqlite_url: str) -> None:
-    with app_client(sqlite_url) as client:
-        response = new_event(Browser(client))
-        if hasattr(client.app.state.server.tables, "create_seated"):  # type: ignore[attr-defined]
-            assert response.status_code == 200
-        else:
-            assert response.status_code == 503
+    store: Store = client.app.state.server.store  # type: ignore[attr-defined]
+    stored = store.load_table(table.code)
+    assert stored is not None
+    rebuilt = deal_source(stored.row.settings["deals"])
+    assert isinstance(rebuilt, SeededDeals) and rebuilt.seed == table.deals.seed
+    assert stored.row.settings["extra"]["event_table"] == 0
+    with pytest.raises(ValueError):
+        deal_source({"kind": "duplicate", "seed": "00"})
 
 
 def test_an_account_holds_one_seat_per_event(event_app: tuple[TestClient, FakeTables]) -> None:
