@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 from starlette.testclient import TestClient
 
 from ohhell.server.accounts import AccountsConfig
@@ -28,13 +29,15 @@ def app_client(database: str, base_url: str = "http://testserver", config: Accou
 
 
 class Browser:
-    """A page of the site in one browser: its cookies, and the CSRF token the page holds."""
+    """A page of the site in one browser: its cookies, and the CSRF token the page holds.
+    ``site``: a running app's TestClient, or the URL of a live server."""
 
-    def __init__(self, client: TestClient) -> None:
-        self.client = TestClient(client.app, base_url=str(client.base_url))
-        """A cookie jar of its own (the app is the running one: its lifespan is the given client's)."""
+    def __init__(self, site: TestClient | str) -> None:
+        self.client: Any = TestClient(site.app, base_url=str(site.base_url)) if isinstance(site, TestClient) \
+            else httpx.Client(base_url=site, timeout=20)
+        """A cookie jar of its own (for an app: the running one, its lifespan the given client's)."""
         self.csrf: str | None = None
-        self.origin = str(client.base_url).rstrip("/")
+        self.origin = str(self.client.base_url).rstrip("/")
 
     def headers(self) -> dict[str, str]:
         return {"Origin": self.origin, CSRF_HEADER: self.csrf or "1"}
