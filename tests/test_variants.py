@@ -324,6 +324,56 @@ def test_ne_blackout_a_forced_joker_lead_takes_its_suit_from_the_first_card_of_i
     assert state.finished_hands[0].tricks == (1, 0, 0, 1, 0)  # 9D is the highest diamond
 
 
+def joker_closes_the_trick(size=2):
+    """Seat 4 plays the first joker as the last card of trick 2 (of the hand too when ``size`` is 2)."""
+    extra = ["4D", "5D", "6D", "7D", "8D"] if size == 3 else [""] * 5
+    hands = ["AS 3C", "KS 4C", "QS 5C", "JS 6C", "TS X1"]
+    deal = [f"{cards} {more}".strip() for cards, more in zip(hands, extra, strict=True)]
+    state = dealt(ne_rules(size), deal, dealer=4)
+    bid_all(state, [1, 0, 0, 0, 0])
+    play(state, "AS KS QS JS TS 3C 4C 5C 6C")
+    state.apply(Play(4, RED_JOKER))
+    return state
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_ne_blackout_a_joker_that_closes_a_trick_is_declared_with_the_whole_trick_in_sight(size):
+    # Issue 13, item 2: the trick is neither finished (its winner depends on the declaration)
+    # nor gone: it is the trick in progress, whole, for the declaring seat and everyone else.
+    state = joker_closes_the_trick(size)
+    assert state.phase == Phase.DECLARING and state.turn == 4
+    trick = [(0, parse_card("3C")), (1, parse_card("4C")), (2, parse_card("5C")), (3, parse_card("6C")),
+             (4, RED_JOKER)]
+    assert state.current_trick() == trick
+    assert [(leader, winner) for leader, _cards, winner in state.completed_tricks()] == [(0, 0)]
+    for seat in (4, 0, None):
+        view = seat_view(state, seat)
+        assert list(view.current_trick) == trick and len(view.completed_tricks) == 1
+        assert len(view.played_cards()) == 10
+        assert seat_view(state, seat).from_json(view.to_json()).current_trick == view.current_trick
+    assert set(seat_view(state, 4).legal_actions) == {Declare(4, True), Declare(4, False)}
+    state.apply(Declare(4, True))  # high: the joker takes the trick
+    if size == 2:
+        assert state.finished_hands[0].tricks == (1, 0, 0, 0, 1) and state.current_trick() == []
+    else:
+        assert state.trick_winners == [0, 4] and state.current_trick() == [] and state.turn == 4
+        assert [len(t.cards) for t in seat_view(state, 0).completed_tricks] == [5, 5]
+    state.undo()
+    assert state.current_trick() == trick  # taking the declaration back shows the trick again
+
+
+@pytest.mark.parametrize("level", ["basic", "strong"])
+def test_bots_declare_a_joker_that_closes_a_trick_from_the_view(level):
+    from ohhell.bots import Budget, make_bot
+
+    for size in (2, 3):
+        state = joker_closes_the_trick(size)
+        action = make_bot(level, seed=1, budget=Budget(iterations=50)).choose(seat_view(state, 4))
+        assert isinstance(action, Declare) and action.seat == 4
+        if level == "basic":  # seat 4 bid 0 and has taken nothing: a high joker would take the trick
+            assert action.high is False
+
+
 def test_ne_blackout_records_require_the_declaration():
     record = record_from_state(play_random_game(preset("ne-blackout", players=5), seed=6))
     for index, hand in enumerate(record["hands"]):
