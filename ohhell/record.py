@@ -271,6 +271,9 @@ class _Replayer:
                                 % {"card": card_name(card)}, h, index)
             seat = state.turn
             assert seat is not None
+            # The second joker is the opposite of the first, read before the play: when it is the
+            # hand's last card, the hand is over (and its declaration gone) once it is played.
+            automatic = not state.joker_high if state.joker_high is not None else None
             try:
                 state.apply(make_play(seat, card))
             except IllegalActionError as error:
@@ -281,11 +284,13 @@ class _Replayer:
                     raise self.fail("illegal-play", _("the first joker of a hand must be declared high (%(card)s+) "
                                                       "or low (%(card)s-)") % {"card": card_name(card)}, h, index)
                 state.apply(Declare(seat, declaration))
-            elif declaration is not None and card >= RED_JOKER:
-                automatic = not state.joker_high if state.joker_high is not None else None
-                if automatic is None or declaration != automatic:
-                    raise self.fail("illegal-play", _("this joker is not declared: it is automatically the "
-                                                      "opposite of the first"), h, index)
+            elif declaration is not None and (automatic is None or declaration != automatic):
+                state.undo()
+                if not state.game.high_low_jokers:
+                    raise self.fail("illegal-play", _("jokers are not declared high or low under these rules"),
+                                    h, index)
+                raise self.fail("illegal-play", _("this joker is not declared: it is automatically the "
+                                                  "opposite of the first"), h, index)
 
 
 # ------------------------------------------------------------------------- writing

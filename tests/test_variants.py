@@ -374,6 +374,63 @@ def test_bots_declare_a_joker_that_closes_a_trick_from_the_view(level):
             assert action.high is False
 
 
+def second_joker_last():
+    """X1 declared low in trick 2; seat 4 plays X2, automatically high, as the hand's last card."""
+    state = dealt(ne_rules(3), ["AS AC 4D", "KS X1 8D", "QS 5C 5D", "JS 6C 6D", "TS 7C X2"], dealer=4)
+    bid_all(state, [1, 0, 0, 0, 1])
+    play(state, "AS KS QS JS TS AC")
+    state.apply(Play(1, RED_JOKER))
+    state.apply(Declare(1, False))
+    play(state, "5C 6C 7C 4D 8D 5D 6D X2")
+    assert state.finished_hands[0].tricks == (2, 0, 0, 0, 1)  # X2 is high and takes the last trick
+    return record_from_state(state)
+
+
+def second_joker_mid_hand():
+    """X1 declared high in trick 2 and X2, automatically low, played after it in the same trick."""
+    state = dealt(ne_rules(3), ["AS 3C 4D", "KS X1 8C", "QS X2 5D", "JS 6C 6D", "TS 7C 7D"], dealer=4)
+    bid_all(state, [1, 1, 0, 0, 0])
+    play(state, "AS KS QS JS TS 3C")
+    state.apply(Play(1, RED_JOKER))
+    state.apply(Declare(1, True))
+    play(state, "X2 6C 7C")
+    return record_from_state(state), 7
+
+
+@pytest.mark.parametrize("case", ["last card", "mid-hand"])
+def test_ne_blackout_records_accept_an_agreeing_sign_on_the_second_joker_and_refuse_a_contrary_one(case):
+    # Issue 13, item 3 (docs/record-format.md: "a sign that agrees is accepted").
+    if case == "last card":
+        record, at, agreeing, contrary = second_joker_last(), 14, "X2+", "X2-"
+    else:
+        (record, at), agreeing, contrary = second_joker_mid_hand(), "X2-", "X2+"
+    plays = record["hands"][0]["plays"]
+    assert plays[at] == "X2"
+    expected = replay(record)
+    plays[at] = agreeing
+    assert replay(record) == expected
+    assert record_from_state(state_from_record(record))["hands"][0]["plays"][at] == "X2"  # written without
+    plays[at] = contrary
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert (error.value.kind, error.value.hand, error.value.index) == ("illegal-play", 0, at)
+    assert "automatically the opposite" in str(error.value)
+
+
+def test_a_joker_sign_is_refused_where_jokers_are_not_declared():
+    state = dealt(preset("jokers", players=3, schedule="explicit", hands=[[2, "none"]]),
+                  ["AS X1", "KS 3C", "QS 5D"], dealer=2)
+    bid_all(state, [1, 0, 0])
+    play(state, "AS KS QS X1 3C 5D")
+    record = record_from_state(state)
+    assert record["hands"][0]["plays"][3] == "X1"
+    record["hands"][0]["plays"][3] = "X1+"
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert (error.value.kind, error.value.index) == ("illegal-play", 3)
+    assert "not declared high or low under these rules" in str(error.value)
+
+
 def test_ne_blackout_records_require_the_declaration():
     record = record_from_state(play_random_game(preset("ne-blackout", players=5), seed=6))
     for index, hand in enumerate(record["hands"]):
