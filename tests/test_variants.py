@@ -12,10 +12,12 @@ import random
 import pytest
 from helpers import bid_all, dealt, play
 
-from ohhell import Bid, Declare, Game, IllegalActionError, Phase, Play, RecordError, preset
+from ohhell import Bid, Declare, Game, IllegalActionError, Phase, Play, RecordError, RulesError, preset
 from ohhell.cards import BLACK_JOKER, HIDDEN_CARD, RED_JOKER, card_display, card_name, parse_card
 from ohhell.explain import describe_rules
+from ohhell.i18n import set_language
 from ohhell.record import play_random_game, record_from_state, replay, state_from_record
+from ohhell.rules import PRESETS
 from ohhell.scoring import hand_score
 from ohhell.views import seat_view
 
@@ -90,6 +92,65 @@ def test_boerenbridge_deals_13_each_every_hand_with_no_trump():
     state = play_random_game(rules, seed=2)
     assert all(result.size == 13 and result.trump is None and result.turn_up is None
                for result in state.finished_hands)
+
+
+@pytest.mark.parametrize("players", [3, 5, 6, 7])
+def test_boerenbridge_is_four_players_only_and_says_so(players):
+    # Issue 13, item 4: RULES.md (seed 003) plays Boerenbridge with 4 players and 13 cards each.
+    with pytest.raises(RulesError) as error:
+        preset("boerenbridge", players=players)
+    assert error.value.knob == "players"
+    assert str(error.value) == f"players: boerenbridge is played by 4 players, not {players}"
+    set_language("ru")
+    try:
+        with pytest.raises(RulesError, match="в boerenbridge играют 4 игрока, а не 5"):
+            preset("boerenbridge", players=5)
+    finally:
+        set_language("en")
+    with pytest.raises(RecordError) as refused:
+        replay({"format": "ohhell/1", "rules": {"preset": "boerenbridge", "players": players},
+                "first_dealer": 0, "hands": []})
+    assert refused.value.kind == "bad-format"
+
+
+def test_boerenbridge_knobs_on_another_preset_still_deal_other_counts_and_real_cards_score_any():
+    knobs = {key: value for key, value in PRESETS["boerenbridge"].knobs.items()}
+    custom = preset("classic", players=5, **knobs)
+    assert custom.players == 5 and custom.largest_hand == 10 and custom.bidding == "simultaneous"
+    assert play_random_game(custom, seed=1).finished_hands[0].size == 10
+    assert preset("boerenbridge", players=6, real_cards=True).players == 6  # the scorekeeper: nothing is dealt
+
+
+def test_boerenbridge_other_counts_are_refused_by_the_cli_and_the_web_rule_check(tmp_path):
+    import asyncio
+
+    import httpx
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+    from ohhell.server.app import create_app, rules_from_request
+    from ohhell.server.config import ServerConfig
+
+    runner = CliRunner()
+    for command in (["deal"], ["play", "--bots", "random"], ["rules", "boerenbridge"]):
+        options = ["--players", "5"] if command[0] == "rules" else ["--preset", "boerenbridge", "--players", "5"]
+        result = runner.invoke(main, [*command, *options])
+        assert result.exit_code == 2, command
+        assert "boerenbridge is played by 4 players, not 5" in result.output, command
+    with pytest.raises(RulesError, match="4 players, not 5"):
+        rules_from_request({"preset": "boerenbridge", "players": 5})
+    assert rules_from_request({"preset": "boerenbridge", "players": 4}).players == 4
+    config = ServerConfig.fast(database=f"sqlite:///{tmp_path / 'ohhell.db'}")
+
+    async def check(body, language="en"):
+        transport = httpx.ASGITransport(app=create_app(config))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.post("/api/rules", json=body, headers={"Accept-Language": language})
+
+    answer = asyncio.run(check({"preset": "boerenbridge", "players": 5}, "uk"))
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "players: у boerenbridge грають 4 гравці, а не 5", "knob": "players"}
+    assert asyncio.run(check({"preset": "boerenbridge", "players": 4})).status_code == 200
 
 
 def test_boerenbridge_bids_are_simultaneous_and_secret():
