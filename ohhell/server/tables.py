@@ -123,7 +123,7 @@ def new_code() -> str:
 
 
 def clean_text(text: str, limit: int) -> str:
-    """A text a person typed, fit to show: control characters and lone surrogates dropped,
+    r"""A text a person typed, fit to show: control characters and lone surrogates dropped,
     runs of white space made one space, at most ``limit`` characters.
 
     >>> clean_text("  hi\x00 there\n\n you\ud800 ", 100)
