@@ -3,7 +3,7 @@
 Each day (UTC) has a seed, drawn and committed (its SHA-256 published) the first time anyone
 asks for the day; the seed is revealed the next day. Every try of the day is a table of its own
 with the same rules, the player in seat 0 and the strongest bots in the others, and the day's
-deal source (:class:`~ohhell.server.duplicate.SeededDeals`): everyone holds the same cards
+deal source (:class:`~ohhell.server.duplicate.EventDeals`, scope ``daily-DAY``): everyone holds the same cards
 against the same bots' cards.
 
 One try per account, and per browser for a guest (an ``HttpOnly`` cookie of its own). When a
@@ -30,7 +30,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ohhell.rules import Rules, preset
-from ohhell.server.duplicate import SeededDeals, commitment, new_seed
+from ohhell.server.duplicate import EventDeals
 from ohhell.server.matchpoints import matchpoints, percentage
 from ohhell.server.store import Store, metadata
 
@@ -80,12 +80,12 @@ def daily_rules() -> Rules:
 class Day:
     day: str
     rules: Rules
-    seed: bytes
+    seed: str
     commitment: str
 
     @property
-    def deals(self) -> SeededDeals:
-        return SeededDeals(self.seed)
+    def deals(self) -> EventDeals:
+        return EventDeals(f"daily-{self.day}", self.seed)
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class DailyService:
         row = conn.execute(select(daily_days).where(daily_days.c.day == day)).first()
         if row is None:
             return None
-        return Day(row.day, Rules.from_json(json.loads(row.rules)), bytes.fromhex(row.seed), row.commitment)
+        return Day(row.day, Rules.from_json(json.loads(row.rules)), row.seed, row.commitment)
 
     async def day(self, day: str, create: bool = False) -> Day | None:
         """A day's rules and seed; made (seed drawn and committed) the first time if ``create``.
@@ -122,13 +122,13 @@ class DailyService:
         found: Day | None = await self.read(lambda conn: self.day_sync(conn, day))
         if found is not None or not create:
             return found
-        seed = new_seed()
+        deals = EventDeals(f"daily-{day}")
         rules = daily_rules()
 
         def call(conn: Connection) -> None:
             if conn.execute(select(daily_days.c.day).where(daily_days.c.day == day)).first() is None:
-                conn.execute(daily_days.insert().values(day=day, rules=json.dumps(rules.to_json()), seed=seed.hex(),
-                                                        commitment=commitment(seed), created=time.time()))
+                conn.execute(daily_days.insert().values(day=day, rules=json.dumps(rules.to_json()), seed=deals.seed,
+                                                        commitment=deals.commitment, created=time.time()))
 
         with contextlib.suppress(Exception):  # another process inserted it between our read and write
             await self.store.write(call)

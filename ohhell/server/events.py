@@ -2,7 +2,7 @@
 
 A host creates an event: a rule set, a number of tables and, for every table, its seats (a
 person to join, or a bot level). Every table gets the event's deal source
-(:class:`~ohhell.server.duplicate.SeededDeals`, one secret seed committed when the event is
+(:class:`~ohhell.server.duplicate.EventDeals`, one secret seed committed when the event is
 created), so seat 2 at table 1 holds the same cards as seat 2 at table 3, hand after hand.
 
 What anyone may see of an event, table codes and cards included, is decided here and only
@@ -14,7 +14,8 @@ here (:meth:`EventService.view`, :meth:`EventService.hand`, :meth:`EventService.
 - standings count those hands only (matchpoints and the plain total);
 - the tables' codes (the way to watch a table or fetch its record) are given only to the person
   who takes a seat there, and to everyone once the whole event is over; so is the seed;
-- the export (every table's record, the standings, the seed) exists once the event is over.
+- the export (every table's record with its hands' ``fair`` entries, so ``ohhell verify``
+  checks every deal; the standings; the seed) exists once the event is over.
 
 Everything is read from the database (the tables' action logs), so every server process
 answers alike.
@@ -39,7 +40,7 @@ from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.accounts import AccountError
 from ohhell.server.community import rebuild_state
-from ohhell.server.duplicate import SeededDeals, commitment, new_seed
+from ohhell.server.duplicate import EventDeals
 from ohhell.server.matchpoints import matchpoints, percentage
 from ohhell.server.store import Store, metadata
 
@@ -70,8 +71,12 @@ event_tables = Table(
 """The table codes of an event, by table number (0-based)."""
 
 
+ID_ALPHABET: Final = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
 def new_event_id() -> str:
-    return secrets.token_urlsafe(9)
+    """An event's id: 12 letters and digits (60 bits; also the scope of its fair deals)."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
 
 
 @dataclass(frozen=True)
@@ -82,13 +87,13 @@ class EventRow:
     host_account: str | None
     rules: Rules
     seats: list[list[str]]
-    seed: bytes
+    seed: str
     commitment: str
     codes: list[str]
 
     @property
-    def deals(self) -> SeededDeals:
-        return SeededDeals(self.seed)
+    def deals(self) -> EventDeals:
+        return EventDeals(self.id, self.seed)
 
 
 @dataclass
@@ -149,13 +154,13 @@ class EventService:
 
     # ------------------------------------------------------------------ storing
 
-    async def save(self, event_id: str, name: str, host_account: str | None, rules: Rules, seats: list[list[str]],
-                   seed: bytes, codes: list[str]) -> None:
+    async def save(self, name: str, host_account: str | None, rules: Rules, seats: list[list[str]],
+                   deals: EventDeals, codes: list[str]) -> None:
         def call(conn: Connection) -> None:
-            conn.execute(events.insert().values(id=event_id, name=name, created=time.time(), host_account=host_account,
-                                                rules=json.dumps(rules.to_json()), seats=json.dumps(seats),
-                                                seed=seed.hex(), commitment=commitment(seed)))
-            conn.execute(event_tables.insert(), [{"event_id": event_id, "table_index": index, "code": code}
+            conn.execute(events.insert().values(id=deals.event_id, name=name, created=time.time(),
+                                                host_account=host_account, rules=json.dumps(rules.to_json()),
+                                                seats=json.dumps(seats), seed=deals.seed, commitment=deals.commitment))
+            conn.execute(event_tables.insert(), [{"event_id": deals.event_id, "table_index": index, "code": code}
                                                  for index, code in enumerate(codes)])
 
         await self.store.write(call)
@@ -167,7 +172,7 @@ class EventService:
         codes = [r.code for r in conn.execute(select(event_tables.c.code).where(event_tables.c.event_id == event_id)
                                               .order_by(event_tables.c.table_index))]
         return EventRow(row.id, row.name, row.created, row.host_account, Rules.from_json(json.loads(row.rules)),
-                        json.loads(row.seats), bytes.fromhex(row.seed), row.commitment, codes)
+                        json.loads(row.seats), row.seed, row.commitment, codes)
 
     async def load(self, event_id: str) -> EventRow | None:
         if not isinstance(event_id, str) or len(event_id) > 16:
@@ -272,7 +277,7 @@ class EventService:
             "standings": self.standings(event, tables),
         }
         if over:
-            out["seed"] = event.seed.hex()
+            out["seed"] = event.seed
             for entry, t in zip(out["tables"], tables, strict=True):
                 entry["code"] = t.code
         return out
@@ -299,13 +304,10 @@ class EventService:
         if not all(t.over for t in tables):
             return None
         records = []
+        deals = event.deals
         for t in tables:
             assert t.state is not None
-            records.append({"table": t.index, "code": t.code,
-                            "record": record_from_state(t.state, t.display_names())})
-        return {"event": event.id, "name": event.name, "rules": event.rules.to_json(), "seed": event.seed.hex(),
+            record = deals.annotate(record_from_state(t.state, t.display_names()), revealed=True)
+            records.append({"table": t.index, "code": t.code, "record": record})
+        return {"event": event.id, "name": event.name, "rules": event.rules.to_json(), "seed": event.seed,
                 "commitment": event.commitment, "tables": records, "standings": self.standings(event, tables)}
-
-
-def event_seed() -> bytes:
-    return new_seed()

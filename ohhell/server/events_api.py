@@ -34,7 +34,7 @@ from ohhell.server.accounts_api import (
     text_field,
 )
 from ohhell.server.daily import DailyService, today
-from ohhell.server.duplicate import SeededDeals
+from ohhell.server.duplicate import EventDeals
 from ohhell.server.events import EventService, check_seats, new_event_id
 from ohhell.server.texts import speaking
 
@@ -66,7 +66,7 @@ def person_name(request: Request, session: Session | None, data: dict[str, Any])
 
 
 async def create_table(request: Request, rules: Rules, seats: list[str], extra: dict[str, Any],
-                       deals: SeededDeals, name: str | None = None) -> tuple[Any, str | None]:
+                       deals: EventDeals, name: str | None = None) -> tuple[Any, str | None]:
     """A table dealt from ``deals`` with ``extra`` settings: all seats given (``name`` None: a
     duplicate event's table, nobody its host) or seat 0 for the person ``name``; the table and
     seat 0's token."""
@@ -95,7 +95,7 @@ async def api_create_rated_table(request: Request) -> Response:
     if session is None:
         return refuse(request, 401, "sign-in", N_("Sign in to play rated games."))
     server = request.app.state.server
-    if not server.may_create(client_address(request)):
+    if not await server.may_create(client_address(request)):
         return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
     data = await body(request)
     if isinstance(data, JSONResponse):
@@ -132,7 +132,7 @@ async def api_create_event(request: Request) -> Response:
     if refused is not None:
         return refused
     server = request.app.state.server
-    if not server.may_create(client_address(request)):
+    if not await server.may_create(client_address(request)):
         return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
     data = await body(request)
     if isinstance(data, JSONResponse):
@@ -148,18 +148,15 @@ async def api_create_event(request: Request) -> Response:
     try:
         seats = check_seats(data.get("seats"), data.get("tables"), rules.players, manager(request).levels)
         service = event_service(request)
-        event_id = new_event_id()
-        from ohhell.server.events import event_seed
-
-        seed = event_seed()
-        deals = SeededDeals(seed)
+        deals = EventDeals(new_event_id())
+        event_id = deals.event_id
         codes = []
         for index, row in enumerate(seats):
             # A table of bots only plays on with nobody watching: the event's people wait for it.
             extra = {"event": event_id, "event_table": index, "unattended": "open" not in row}
             table, _token = await create_table(request, rules, row, extra, deals)
             codes.append(table.code)
-        await service.save(event_id, name, session.account.id if session else None, rules, seats, seed, codes)
+        await service.save(name, session.account.id if session else None, rules, seats, deals, codes)
     except AccountError as error:
         return refuse_error(request, error)
     return JSONResponse({"id": event_id, "url": f"/e/{event_id}"})
@@ -286,7 +283,7 @@ async def api_daily(request: Request) -> Response:
     return JSONResponse({
         "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
         "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
-        "yesterday": {"day": yesterday.day, "seed": yesterday.seed.hex(), "commitment": yesterday.commitment}
+        "yesterday": {"day": yesterday.day, "seed": yesterday.seed, "commitment": yesterday.commitment}
         if yesterday else None,
     }, headers={"Cache-Control": "no-store"})
 
@@ -348,7 +345,7 @@ async def api_daily_results(request: Request) -> Response:
     own = mine.table_id if mine else None
     for row in rows:
         row["you"] = row.pop("table") == own
-    return JSONResponse({"day": day, "players": rows, "seed": found.seed.hex() if day < today() else None,
+    return JSONResponse({"day": day, "players": rows, "seed": found.seed if day < today() else None,
                          "commitment": found.commitment})
 
 

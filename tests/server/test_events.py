@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 from typing import Any
 
@@ -13,9 +14,9 @@ from accounts_helpers import Browser, app_client
 from fake_tables import FakeTable, FakeTables, use_fake_tables
 from starlette.testclient import TestClient
 
-from ohhell.game import Game
+from ohhell.fairness import verify_record
 from ohhell.record import state_from_record
-from ohhell.server.duplicate import SeededDeals
+from ohhell.server.duplicate import EventDeals
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"], [1, "turn-up"]]}
 
@@ -133,23 +134,20 @@ def test_the_export_once_over_reveals_the_seed_and_every_record(event_app: tuple
     exported = client.get(f"/api/events/{event_id}/export")
     assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
     data = exported.json()
-    seed = bytes.fromhex(data["seed"])
-    assert hashlib.sha256(seed).hexdigest() == commitment == data["commitment"]
+    assert hashlib.sha256(bytes.fromhex(data["seed"])).hexdigest() == commitment == data["commitment"]
     assert [entry["code"] for entry in data["tables"]] == [t.code for t in tables]
-    # Anyone can check the deals from the revealed seed: a game dealt from it (played any way)
-    # holds the cards of every record.
-    deals = SeededDeals(seed)
-    check = Game(tables[0].rules).new_initial_state()
-    rng = random.Random(0)
-    while not check.is_terminal():
-        if check.is_chance_node():
-            check.apply(deals.draw(check))
-        else:
-            seat = check.turn if check.turn is not None else check.actors()[0]
-            check.apply(rng.choice(check.legal_actions(seat)))
+    # Anyone can check every deal of every exported record against the commitment.
     for entry in data["tables"]:
+        verdicts = verify_record(entry["record"], scope=event_id)
+        assert verdicts and all(verdict.verified for verdict in verdicts), [v.message for v in verdicts]
+        assert entry["record"]["hands"][0]["fair"]["commitment"] == commitment
         replayed = state_from_record(entry["record"])
-        assert [hand.deal for hand in replayed.finished_hands] == [hand.deal for hand in check.finished_hands]
+        assert [hand.deal for hand in replayed.finished_hands] == [hand.deal for hand in tables[0].state.finished_hands]
+    # A record whose deal was changed afterwards fails.
+    forged = json.loads(json.dumps(data["tables"][0]["record"]))
+    first = forged["hands"][0]["deal"]
+    first[0][0], first[1][0] = first[1][0], first[0][0]
+    assert not verify_record(forged, scope=event_id)[0].verified
     view = client.get(f"/api/events/{event_id}").json()
     assert view["seed"] == data["seed"] and all("code" in t for t in view["tables"])
 
@@ -197,10 +195,10 @@ def test_tables_get_their_deals_back_after_a_restart(event_app: tuple[TestClient
     stored = store.load_table(table.code)
     assert stored is not None
     rebuilt = deal_source(stored.row.settings["deals"])
-    assert isinstance(rebuilt, SeededDeals) and rebuilt.seed == table.deals.seed
+    assert isinstance(rebuilt, EventDeals) and rebuilt.seed == table.deals.seed
     assert stored.row.settings["extra"]["event_table"] == 0
     with pytest.raises(ValueError):
-        deal_source({"kind": "duplicate", "seed": "00"})
+        deal_source({"kind": "fair-event", "event": "x", "seed": "00"})
 
 
 def test_an_account_holds_one_seat_per_event(event_app: tuple[TestClient, FakeTables]) -> None:
