@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
-from ohhell.i18n import N_
+from ohhell.i18n import N_, _
 from ohhell.rules import Rules
 from ohhell.server.accounts import AccountError, Session
 from ohhell.server.accounts_api import (
@@ -36,6 +36,8 @@ from ohhell.server.accounts_api import (
 from ohhell.server.daily import DailyService, today
 from ohhell.server.duplicate import EventDeals
 from ohhell.server.events import EventService, check_seats, new_event_id
+from ohhell.server.store import StoreError
+from ohhell.server.tables import TIMER_MODES
 from ohhell.server.texts import speaking
 
 MAX_EVENT_NAME: Final = 64
@@ -65,19 +67,37 @@ def person_name(request: Request, session: Session | None, data: dict[str, Any])
     return name or None
 
 
+def timer_of(request: Request, data: dict[str, Any]) -> float | JSONResponse:
+    """The turn timer a form asks for (``timer_mode`` or ``timer`` seconds, as ``POST /api/tables``)."""
+    config = request.app.state.server.config
+    mode = data.get("timer_mode")
+    with speaking(_language(request)):
+        if mode is not None:
+            if mode not in TIMER_MODES:
+                message = _("the timer must be one of: %(modes)s") % {"modes": ", ".join(TIMER_MODES)}
+                return JSONResponse({"error": message, "code": "bad-timer"}, status_code=400)
+            return TIMER_MODES[mode]
+        timer = data.get("timer", config.default_timer)
+        if not isinstance(timer, (int, float)) or isinstance(timer, bool) or not 0 <= timer <= config.max_timer:
+            message = _("the turn timer must be from 0 to %(max)d seconds") % {"max": config.max_timer}
+            return JSONResponse({"error": message, "code": "bad-timer"}, status_code=400)
+    return float(timer)
+
+
 async def create_table(request: Request, rules: Rules, seats: list[str], extra: dict[str, Any],
-                       deals: EventDeals, name: str | None = None) -> tuple[Any, str | None]:
+                       deals: EventDeals, timer: float, name: str | None = None) -> tuple[Any, str | None]:
     """A table dealt from ``deals`` with ``extra`` settings: all seats given (``name`` None: a
     duplicate event's table, nobody its host) or seat 0 for the person ``name``; the table and
     seat 0's token."""
     tables = manager(request)
-    timer = float(request.app.state.server.config.default_timer)
     try:
         if name is None:
             return await tables.create_seated(rules, seats, timer, deals=deals.to_json(), extra=extra), None
         table, token = await tables.create(rules, name, seats[1:], timer, deals=deals.to_json(), extra=extra)
     except OhHellError as error:
         raise AccountError("bad-table", str(error)) from error
+    except StoreError as error:
+        raise AccountError("storage", N_("The server could not save that; try again."), 503) from error
     return table, token
 
 
@@ -111,13 +131,17 @@ async def api_create_rated_table(request: Request) -> Response:
     if not isinstance(others, list) or len(others) != rules.players - 1 or not all(
             isinstance(level, str) and (level == "open" or level in manager(request).levels) for level in others):
         return refuse(request, 400, "bad-seats", N_("seats must be a list of bot levels or \"open\""))
+    timer = timer_of(request, data)
+    if isinstance(timer, JSONResponse):
+        return timer
     tables = manager(request)
     try:
         with speaking(_language(request)):
-            table, token = await tables.create(rules, session.account.name, others,
-                                               float(server.config.default_timer), extra={"rated": True})
+            table, token = await tables.create(rules, session.account.name, others, timer, extra={"rated": True})
     except OhHellError as error:
         return JSONResponse({"error": str(error), "code": "bad-table"}, status_code=400)
+    except StoreError:
+        return refuse(request, 503, "storage", N_("The server could not save that; try again."))
     await community(request).claim(session.account.id, table.code, token)
     return JSONResponse({"code": table.code, "seat": 0, "token": token, "rated": True})
 
@@ -145,6 +169,9 @@ async def api_create_event(request: Request) -> Response:
             rules = rules_from_request(data)
     except (RulesError, TypeError, ValueError) as error:
         return JSONResponse({"error": str(error), "code": "bad-rules"}, status_code=400)
+    timer = timer_of(request, data)
+    if isinstance(timer, JSONResponse):
+        return timer
     try:
         seats = check_seats(data.get("seats"), data.get("tables"), rules.players, manager(request).levels)
         service = event_service(request)
@@ -154,7 +181,7 @@ async def api_create_event(request: Request) -> Response:
         for index, row in enumerate(seats):
             # A table of bots only plays on with nobody watching: the event's people wait for it.
             extra = {"event": event_id, "event_table": index, "unattended": "open" not in row}
-            table, _token = await create_table(request, rules, row, extra, deals)
+            table, _token = await create_table(request, rules, row, extra, deals, timer)
             codes.append(table.code)
         await service.save(name, session.account.id if session else None, rules, seats, deals, codes)
     except AccountError as error:
@@ -245,6 +272,8 @@ async def api_event_join(request: Request) -> Response:
             seat_index, token = await table.join(name, seat)
     except OhHellError:
         return refuse(request, 409, "seat-taken", N_("That seat is taken; choose another."))
+    except StoreError:
+        return refuse(request, 503, "storage", N_("The server could not save that; try again."))
     if session is not None:
         await community(request).claim(session.account.id, table.code, token)
     return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index})
@@ -314,7 +343,7 @@ async def api_daily_start(request: Request) -> Response:
     strongest = max(("strong", "basic", "random"), key=lambda level: level in tables.levels)
     seats = ["human"] + [strongest] * (day.rules.players - 1)
     try:
-        table, token = await create_table(request, day.rules, seats, {"daily": day.day}, day.deals, name=name)
+        table, token = await create_table(request, day.rules, seats, {"daily": day.day}, day.deals, 0.0, name=name)
     except AccountError as error:
         return refuse_error(request, error)
     if not await service.add_try(day.day, player, session.account.id if session else None, name, table.code):

@@ -49,6 +49,7 @@ class FakeTable:
         self.deals = deal_source(self.settings.deals)
         self.state: State = Game(rules).new_initial_state()
         self.status = "waiting"
+        self.timer = 0.0
 
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
         place = next((s for s in self.seats if s.kind == "open" and seat_wanted in (None, s.index)), None)
@@ -88,8 +89,10 @@ class FakeTables:
 
     async def create_seated(self, rules: Rules, seats: list[str], timer: float, stand_in: str | None = None,
                             deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> FakeTable:
-        return await self._new(rules, [FakeSeat(i, "open") if level == "open" else FakeSeat(i, "bot", level)
-                                       for i, level in enumerate(seats)], deals, extra)
+        table = await self._new(rules, [FakeSeat(i, "open") if level == "open" else FakeSeat(i, "bot", level)
+                                        for i, level in enumerate(seats)], deals, extra)
+        table.timer = timer
+        return table
 
     async def create(self, rules: Rules, name: str, others: list[str], timer: float, stand_in: str | None = None,
                      deals: dict[str, Any] | None = None,

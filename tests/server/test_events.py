@@ -232,3 +232,12 @@ def test_a_finished_event_table_is_on_no_public_page_before_the_event_is_over(
         advance(fake, table, seed=2 + number)
     assert [game["table"] for game in Browser(client).get("/api/players/Ann").json()["games"]] == [tables[0].code]
     assert tables[1].code in Browser(client).get("/api/bots/basic").text
+
+
+def test_event_tables_take_the_timer_asked_for(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    browser = Browser(client)
+    assert new_event(browser, timer_mode="slow").status_code == 400
+    assert new_event(browser, timer=-1).status_code == 400
+    assert new_event(browser, timer_mode="fast").status_code == 200
+    assert [table.timer for table in fake.tables.values()] == [15.0] * 3
