@@ -382,6 +382,17 @@ async def api_leaderboard(request: Request) -> Response:
                          "about": say(request, FAMILIES[family]), "players": rows})
 
 
+# ----------------------------------------------------------------------------- the pages' texts
+
+
+async def api_texts(request: Request) -> Response:
+    """The texts of this module's pages in a language (``/i18n/community/{lang}.json``)."""
+    from ohhell.server.community_texts import community_catalog
+
+    lang = str(request.path_params["lang"]).removesuffix(".json")
+    return JSONResponse(community_catalog(normalize_language(lang)), headers={"Cache-Control": "no-cache"})
+
+
 # ----------------------------------------------------------------------------- routes
 
 PAGE_PATHS: Final = ("/account", "/u/{name}", "/bots/{level}", "/ratings", "/ratings/{family}", "/events",
@@ -392,6 +403,7 @@ PAGE_PATHS: Final = ("/account", "/u/{name}", "/bots/{level}", "/ratings", "/rat
 def routes(page: Endpoint | None = None) -> list[BaseRoute]:
     """Every route of this module (the pages too, when ``page`` serves the client)."""
     found: list[BaseRoute] = [
+        Route("/i18n/community/{lang}", api_texts),
         Route("/api/account", api_account),
         Route("/api/account/signup", api_signup, methods=["POST"]),
         Route("/api/account/login", api_login, methods=["POST"]),
