@@ -148,7 +148,7 @@ function Figures({ stats }) {
       <dt>${ct("hook_as_dealer")}</dt><dd><${Share} entry=${stats.hook_as_dealer} /></dd>
       <dt>${ct("dealer_without_hook")}</dt><dd><${Share} entry=${stats.dealer_without_hook} /></dd>
     </dl>
-    <div class="row top">
+    ${stats.hands ? html`<div class="row top">
       <table class="grid"><caption>${ct("by_hand_size")}</caption>
         <tr><th>${ct("cards")}</th><th>${ct("made")}</th><th>${ct("points_per_hand")}</th></tr>
         ${Object.entries(stats.by_size).map(([size, entry]) => html`<tr key=${size}><td>${size}</td>
@@ -156,7 +156,7 @@ function Figures({ stats }) {
       <table class="grid"><caption>${ct("by_bid")}</caption>
         <tr><th>${ct("bid")}</th><th>${ct("made")}</th></tr>
         ${Object.entries(stats.by_bid).map(([bid, entry]) => html`<tr key=${bid}><td>${bid}</td><td><${Share} entry=${entry} /></td></tr>`)}</table>
-    </div></div>`;
+    </div>` : null}</div>`;
 }
 
 function Games({ games, go }) {
@@ -312,8 +312,8 @@ function EventPage({ id, go }) {
     <${Message} text=${message} error=${true} />
     <div class="event-tables">${event.tables.map((table) => html`<div class="panel event-table" key=${table.table} data-table=${table.table}>
       <h3>${ct("table_n", { n: table.table + 1 })} <span class="muted small">${ctn("hands_played", table.hands_done)}${table.over ? " · " + ct("status_finished") : ""}</span></h3>
-      <ul class="plain">${table.seats.map((seat) => html`<li key=${seat.seat}>${t("seat_n", { n: seat.seat + 1 })}:
-        ${seat.kind === "bot" ? t("bot_level", { level: levelName(seat.bot) }) : seat.kind === "human" ? html`<strong>${seat.name}</strong>`
+      <ul class="plain seats">${table.seats.map((seat) => html`<li key=${seat.seat}><span class="seat-label">${t("seat_n", { n: seat.seat + 1 })}</span>
+        ${seat.kind === "bot" ? html`<span>${t("bot_level", { level: levelName(seat.bot) })}</span>` : seat.kind === "human" ? html`<strong>${seat.name}</strong>`
           : heldHere.length || event.over ? html`<span class="muted">${ct("person")}</span>`
           : html`<button class="small" data-join=${`${table.table}-${seat.seat}`} onClick=${take(table.table, seat.seat)}>${ct("take_seat")}</button>`}</li>`)}</ul>
       ${table.code ? html`<a href=${`/api/tables/${table.code}/record`} download>${ct("record")}</a>` : null}
@@ -322,7 +322,7 @@ function EventPage({ id, go }) {
       <table class="grid wide" id="standings"><tr><th>${ct("rank")}</th><th>${ct("player")}</th><th>${ct("table")}</th>
         <th>${ct("matchpoints")}</th><th>%</th><th>${ct("total")}</th></tr>
         ${event.standings.map((row, index) => html`<tr key=${row.table + "-" + row.seat}><td>${index + 1}</td>
-          <td>${row.kind === "bot" ? t("bot_level", { level: levelName(row.bot) }) : row.name || t("seat_n", { n: row.seat + 1 })}</td>
+          <td>${row.kind === "bot" ? t("bot_level", { level: levelName(row.bot) }) : row.name || html`<span class="muted">${ct("person")}</span>`}</td>
           <td>${row.table + 1} · ${row.seat + 1}</td><td>${row.matchpoints} / ${row.most}</td>
           <td>${row.percent ?? "—"}</td><td>${row.total}</td></tr>`)}</table>
       <div class="row" id="hand-buttons">${Array.from({ length: event.revealed_hands }, (_, n) => html`<button class="small" key=${n}
