@@ -103,7 +103,7 @@ TEXTS: Final[dict[str, str]] = {
     "create_event": N_("Create an event"),
     "event_name": N_("Event name"),
     "tables_count": N_("Tables"),
-    "seats_of_tables": N_("Who sits where (the same at every table unless you change a table)"),
+    "seats_of_tables": N_("Who sits where (the same at every table)"),
     "person": N_("a person"),
     "table_n": N_("Table %(n)d"),
     "table": N_("Table"),
