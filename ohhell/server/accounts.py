@@ -446,6 +446,28 @@ class AccountService:
             raise AccountError("seat-taken", N_("That seat belongs to another account."), 409)
         return int(seat)
 
+    async def inherit_links(self, table_id: str) -> None:
+        """Link the seats of a table whose token already proved an account's seat at another
+        table: a rematch keeps each person's token, so the same token is the same person."""
+        def call(conn: Connection) -> None:
+            mine = {row.seat: row.token_hash for row in conn.execute(
+                select(seats.c.seat, seats.c.token_hash).where(seats.c.table_id == table_id,
+                                                               seats.c.token_hash.is_not(None)))}
+            linked = {row.seat for row in conn.execute(
+                select(seat_links.c.seat).where(seat_links.c.table_id == table_id))}
+            for seat, digest in mine.items():
+                if seat in linked:
+                    continue
+                earlier = conn.execute(
+                    select(seat_links.c.account_id).join(seats, (seats.c.table_id == seat_links.c.table_id)
+                                                         & (seats.c.seat == seat_links.c.seat))
+                    .where(seats.c.token_hash == digest, seat_links.c.table_id != table_id)).first()
+                if earlier is not None:
+                    conn.execute(seat_links.insert().values(table_id=table_id, seat=seat,
+                                                            account_id=earlier.account_id, linked=time.time()))
+
+        await self.store.write(call)
+
     async def links(self, table_id: str) -> dict[int, str]:
         """The accounts of a table's seats: seat -> account id."""
         rows = await self.read(select(seat_links.c.seat, seat_links.c.account_id)

@@ -91,6 +91,7 @@ class Community:
     async def game_finished(self, table: TableLike) -> None:
         """A game is over: store each seat's result, rate it if rated (each once, whichever
         process calls), then tell the events and the daily deal."""
+        await self.accounts.inherit_links(table.code)
         links = await self.accounts.links(table.code)
         kinds = [(seat.kind, seat.bot_level, seat.name) for seat in table.seats]
         extra = table_extra(table)
@@ -127,6 +128,7 @@ class Community:
         state = rebuild_state(stored)
         if not state.is_terminal():
             return False
+        await self.accounts.inherit_links(table_id)
         links = await self.accounts.links(table_id)
         kinds = [(seat.kind, seat.bot, seat.name) for seat in stored.seats]
         extra = stored.row.settings.get("extra")

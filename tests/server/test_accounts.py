@@ -14,6 +14,7 @@ from accounts_helpers import CHEAP, Browser, app_client
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
+from conftest import run_async
 from ohhell.actions import action_to_json
 from ohhell.record import play_random_game
 from ohhell.rules import preset
@@ -26,11 +27,12 @@ SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"]]}
 
 
 def stored_game(store: Store, code: str, kinds: list[tuple[str, str | None, str | None]], seed: int = 1,
-                finished: bool = True, settings: dict[str, Any] | None = None) -> list[str | None]:
+                finished: bool = True, settings: dict[str, Any] | None = None,
+                tokens: list[str | None] | None = None) -> list[str | None]:
     """A game stored as the server stores one (played to the end at random); the seats' tokens."""
     rules = preset("classic", players=len(kinds), **SHORT)
     state = play_random_game(rules, seed=seed)
-    tokens = [new_token() if kind == "human" else None for kind, _bot, _name in kinds]
+    tokens = tokens or [new_token() if kind == "human" else None for kind, _bot, _name in kinds]
     rows = [SeatRow(i, kind, bot, name, token_hash(token) if token else None)
             for i, ((kind, bot, name), token) in enumerate(zip(kinds, tokens, strict=True))]
     store.create_table(TableRow(code, time.time(), "finished" if finished else "playing", rules.to_json(),
@@ -443,3 +445,18 @@ def test_old_counters_and_sessions_are_pruned(client: TestClient) -> None:
     with store.engine.connect() as conn:
         assert conn.execute(select(throttle).where(throttle.c.at < 10)).first() is None
         assert conn.execute(select(sessions).where(sessions.c.expires < 10)).first() is None
+
+
+def test_a_rematch_is_the_same_persons_game(client: TestClient) -> None:
+    """People keep their token in a rematch: the seat of the new game is the account's too."""
+    store = store_of(client)
+    kinds: list[tuple[str, str | None, str | None]] = [("human", None, "Ann"), ("bot", "basic", None),
+                                                       ("human", None, "Bob")]
+    tokens = stored_game(store, "FIRSTG", kinds)
+    browser = Browser(client)
+    browser.signup("Ann", seats=[{"table": "FIRSTG", "token": tokens[0]}])
+    stored_game(store, "REMATC", kinds, seed=2, tokens=tokens)  # its game ends: the server lists its result
+    run_async(client.app.state.community.ensure_results("REMATC"))  # type: ignore[attr-defined]
+    games = browser.get("/api/players/Ann").json()["games"]
+    assert sorted(game["table"] for game in games) == ["FIRSTG", "REMATC"]
+    assert all(game["seat"] == 0 for game in games)
