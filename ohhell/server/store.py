@@ -665,6 +665,20 @@ class Store:
         found = self.load_tables(ids=[table_id])
         return found[0] if found else None
 
+    def load_table_row(self, table_id: str) -> TableRow | None:
+        """A table's row (its status, rules and settings), without its seats and actions."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
+        if row is None:
+            return None
+        return TableRow(row.id, row.created, row.status, json.loads(row.rules), json.loads(row.settings))
+
+    def load_seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats as stored."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+        return [SeatRow(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in rows]
+
     def load_actions(self, table_id: str, start: int) -> list[dict[str, Any]]:
         """A table's stored actions from the ``start``-th on, in order."""
         with self.engine.connect() as conn:

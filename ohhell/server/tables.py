@@ -464,12 +464,12 @@ class TableRoom:
     def broadcast(self) -> None:
         """Tell every connection what changed, each from its own seat's view (a spectator
         from the spectator view)."""
-        if not self.connections:
-            return
         info = self.public_info()
         if info == self._info:
             info = self._info  # the same object: each connection compares it by identity
         self._info = info
+        if not self.connections:
+            return
         connections = list(self.connections)
         seats = list(dict.fromkeys(conn.seat for conn in connections))
         views = dict(zip(seats, seat_views(self.state, seats), strict=True))
@@ -551,7 +551,8 @@ class LiveTable(TableRoom):
     def paused(self) -> bool:
         """A game nobody is connected to (in any process) waits, bots included, until someone
         comes back: bots playing for nobody would only spend the server's time."""
-        return self.status == PLAYING and not self.connections and not self.remote
+        return self.status == PLAYING and not self.connections and not any(
+            presence.seats or presence.spectators for presence in self.remote.values())
 
     def seat_online(self, seat: int) -> bool:
         if self.seats[seat].connections:
@@ -582,7 +583,7 @@ class LiveTable(TableRoom):
         super().broadcast()
         cluster = self.manager.cluster
         if cluster is not None and self.remote:
-            cluster.publish_update(self)
+            cluster.publish_update(self, self._info)
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -632,10 +633,12 @@ class LiveTable(TableRoom):
             place.away = False
             self.bot_ready.pop(seat, None)
 
-    def presence(self, process: str, seats: dict[int, int], spectators: int, until: float) -> None:
-        """Another process reports its connections to this table (none: it has no more)."""
+    def presence(self, process: str, seats: dict[int, int], spectators: int, until: float,
+                 watching: bool = True) -> None:
+        """Another process reports its connections to this table; ``watching`` false: it no
+        longer keeps a copy of the table (while it does, every change is published to it)."""
         before = self.remote.get(process)
-        if not seats and not spectators:
+        if not watching:
             self.remote.pop(process, None)
         else:
             self.remote[process] = RemotePresence(seats, spectators, until)
@@ -655,7 +658,7 @@ class LiveTable(TableRoom):
         """Forget the reports of processes that stopped renewing them (a process that died)."""
         for process, presence in list(self.remote.items()):
             if presence.until < now:
-                self.presence(process, {}, 0, 0.0)
+                self.presence(process, {}, 0, 0.0, watching=False)
 
     def detach(self, conn: Connection) -> None:
         """Forget a closed connection; a person with no connection left is away after a grace."""
