@@ -268,6 +268,8 @@ class Cluster:
                     await table.back(sender, message_id)
                 elif op == "rematch":
                     await table.rematch(sender, message_id)
+                elif op == "contribute":
+                    await table.contribute(sender, request.get("hand"), request.get("value"), message_id)
                 elif op == "join":
                     seat, token = await table.join(str(request["name"]), request.get("seat"))
                     return {"seat": seat, "token": token}

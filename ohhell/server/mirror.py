@@ -22,6 +22,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ohhell.fairness import FairTable
 from ohhell.rules import Rules
 from ohhell.server.protocol import ClientMessage, ProtocolError
 from ohhell.server.store import ChatLine, SeatRow
@@ -209,6 +210,18 @@ class TableMirror(TableRoom):
 
     async def rematch(self, conn: Sender, message_id: Any = None) -> None:
         await self._ask(conn, "rematch", {}, message_id)
+
+    async def contribute(self, conn: Sender, hand: Any, value: Any, message_id: Any = None) -> None:
+        await self._ask(conn, "contribute", {"hand": hand, "value": value}, message_id)
+
+    async def full_record(self) -> dict[str, Any]:
+        """The record, with the fairness data of the hands whose seeds are revealed (read from
+        the database: the owner stores them before it shows anything of them)."""
+        record = self.record()
+        stored = await asyncio.to_thread(self.store.load_fair, self.code)
+        if stored is None:
+            return record
+        return FairTable.from_json(stored).annotate(record, self.state)
 
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
         cluster = self.manager.cluster
