@@ -1309,16 +1309,23 @@ class TableManager:
         return successor.code
 
     def maybe_unload(self, table: LiveTable) -> None:
-        """Drop a finished table nobody watches from memory after a while (it stays stored)."""
-        if table.status != FINISHED or table.connections or table.remote:
+        """Drop a table nobody is connected to from memory after a while — a finished game, or
+        one that everybody left (it is paused: nothing would happen at it anyway). It stays
+        stored, and comes back as it was the next time someone asks for it."""
+        if not self._idle(table):
             return
 
         def unload() -> None:
-            if table.status == FINISHED and not table.connections and not table.remote \
-                    and self.tables.get(table.code) is table:
+            if self._idle(table) and self.tables.get(table.code) is table:
+                log.info("table %s: nobody came back; unloaded (it stays stored)", table.code)
                 self.let_go(table)
 
         asyncio.get_running_loop().call_later(self.config.unload_after, unload)
+
+    @staticmethod
+    def _idle(table: LiveTable) -> bool:
+        nobody = not table.connections and not any(p.seats or p.spectators for p in table.remote.values())
+        return nobody and table.status in (FINISHED, PLAYING)
 
     def let_go(self, table: LiveTable) -> None:
         """Stop running ``table`` in this process: unloaded, or owned by another process now.
