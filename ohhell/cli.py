@@ -84,6 +84,13 @@ def _localized(command: click.Command, ctx: click.Context) -> click.Command:
         source = item.__dict__.setdefault("_ohhell_help_source", default or item.help)
         if source:
             item.help = _(source)
+    for param in command.get_params(ctx):
+        if isinstance(param.type, click.Path):
+            # click names the kind of path ("File '…' does not exist.") when the option is made,
+            # in the language of that moment: name it again in the language now in force.
+            kind = param.type
+            kind.name = (_("file") if kind.file_okay and not kind.dir_okay
+                         else _("directory") if kind.dir_okay and not kind.file_okay else _("path"))
     return command
 
 

@@ -112,7 +112,14 @@ def test_the_dealer_is_refused_the_hooked_bid(tmp_path):
             await type_number(pilot, forbidden)
             assert session.state.bids[0] is None
             prompt = static_text(app, "#prompt")
-            assert "✗" in prompt and "the dealer may not bid" in prompt
+            assert "✗" in prompt and f"As the dealer you may not bid {forbidden}" in prompt
+            # The cursor never rests on the forbidden bid: ←/→ step over it.
+            assert bar.selected() != forbidden
+            for _ in range(len(bar.choices) + 1):
+                await pilot.press("right")
+                assert bar.selected() != forbidden
+            await pilot.press("home")
+            assert bar.selected() == (0 if forbidden != 0 else 1)
             allowed = 0 if forbidden != 0 else 1
             await type_number(pilot, allowed)
             assert session.state.bids[0] == allowed
@@ -129,7 +136,11 @@ def test_quit_saves_and_resume_goes_on(tmp_path):
             await wait_until(pilot, lambda: ready(app))
             await act(pilot, app)
             await act(pilot, app)
+            # Esc asks first: a second Esc (meant for a dialog) answers no and the game goes on.
             await pilot.press("escape")
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen) and app.return_value is None
+            await pilot.press("escape", "y")
 
     run(first())
     path = tmp_path / "game.json"
