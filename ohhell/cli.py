@@ -183,7 +183,10 @@ def replay(file: str, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(error.to_json(), ensure_ascii=False))
         else:
-            values = {"kind": error.kind, "hand": error.hand, "index": error.index, "message": error.message}
+            # People count from 1 (hand 1 is the first); the JSON keeps the record's 0-based indexes.
+            values = {"kind": error.kind, "message": error.message,
+                      "hand": None if error.hand is None else error.hand + 1,
+                      "index": None if error.index is None else error.index + 1}
             if error.hand is not None and error.index is not None:
                 text = _("%(kind)s: hand %(hand)d, position %(index)d: %(message)s") % values
             elif error.hand is not None:

@@ -313,7 +313,7 @@ def test_replay_errors_are_whole_sentences(tmp_path: Path) -> None:
     path.write_text(json.dumps(record), encoding="utf-8")
     result = runner.invoke(main, ["--lang", "ru", "replay", str(path)])
     assert result.exit_code == 1
-    assert "illegal-bid: сдача 0, позиция 0: место 1 может заявить от 0 до 10, а не 99" in result.output
+    assert "illegal-bid: сдача 1, позиция 1: место 1 может заявить от 0 до 10, а не 99" in result.output
 
 
 def test_every_language_is_installed_with_the_package() -> None:

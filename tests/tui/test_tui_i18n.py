@@ -144,7 +144,7 @@ def test_play_in_kyrgyz_with_lang_option(tmp_path: Path) -> None:
      ["Оюнчулар жана карталар", "4 оюнчу, 52 картадан турган колода", "Көзүр", "Заявкалар", "алым",
       "Упай эсеби", "Оюндун аягы"], ["Игроки", "Players and cards"]),
     (["rules", "classic", "--lang", "ky"], {}, ["Оюнчулар жана карталар"], ["Players and cards"]),
-    (["rules"], {"LANG": "uk_UA.UTF-8"}, ["classic", "Канонічний профіль"], ["The canonical profile"]),
+    (["rules"], {"LANG": "uk_UA.UTF-8"}, ["classic", "Класичні правила"], ["The classic rules"]),
 ])
 def test_rules_explained_in_the_language(tmp_path: Path, args: list[str], variables: dict[str, str],
                                          expected: list[str], absent: list[str]) -> None:
