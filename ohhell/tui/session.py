@@ -200,8 +200,8 @@ class PlaySession:
         try:
             state = state_from_record(record)
         except RecordError as error:
-            hand = "" if error.hand is None else " " + _("(in hand %(hand)d)") % {"hand": error.hand + 1}
-            reason = _("the game in it breaks the rules%(where)s.") % {"where": hand}
+            reason = (_("the game in it breaks the rules.") if error.hand is None
+                      else _("the game in it breaks the rules in hand %(hand)d.") % {"hand": error.hand + 1})
             raise SessionError(damaged % {"path": where, "reason": reason}) from error
         try:
             seed = int(data["seed"])
