@@ -454,6 +454,16 @@ def test_kyrgyz_messages_get_the_ending_of_the_number() -> None:
     assert _("You may bid 0 to %(max)d.") % {"max": 7} == "0дөн 7ге чейин заявка бере аласыз."
     assert "3төн 7ге чейин" in _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r") % {
         "low": 3, "high": 7, "value": 2}
-    assert "10 дана" == i18n.fix_kyrgyz_number_endings("10 дана")  # a word after a space is not an ending
+    assert i18n.fix_kyrgyz_number_endings("10 дана") == "10 дана"  # a word after a space is not an ending
     set_language("ru")
     assert type(_("You may bid 0 to %(max)d.")) is str  # other languages are left alone
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_help_texts_say_seed_in_the_language(language: str) -> None:
+    from ohhell.cli import main
+
+    runner = CliRunner()
+    for command in (["play", "--help"], ["deal", "--help"], ["suggest", "--help"]):
+        output = runner.invoke(main, ["--lang", language, *command]).output
+        assert "--seed" in output and "Seed" not in output and "seed'" not in output, output

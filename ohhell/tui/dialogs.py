@@ -75,15 +75,14 @@ class TooSmallScreen(ModalScreen[None]):
         self.needed = (width, height)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
+        yield Static(self._notice(), id="too-small")
 
-    def on_mount(self) -> None:
-        self.show()
+    def _notice(self) -> Text:
+        return Text(too_small_text(*self.needed), style="bold")
 
     def show(self) -> None:
-        width, height = self.needed
-        self.query_one("#too-small", Static).update(
-            Text(too_small_text(width, height), style="bold"))
+        """Say again how large the terminal must be (after ``needed`` changed)."""
+        self.query_one("#too-small", Static).update(self._notice())
 
 
 def too_small_text(width: int, height: int) -> str:
