@@ -786,9 +786,9 @@ class ScoresScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     ScoresScreen { align: center middle; }
-    ScoresScreen > VerticalScroll { width: auto; max-width: 100%; height: auto; max-height: 100%;
+    ScoresScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 96%;
                                     border: thick $accent; background: $surface; padding: 0 1; }
-    ScoresScreen Static { width: auto; }
+    ScoresScreen Static { width: 100%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", _("Close")),
@@ -804,7 +804,7 @@ class ScoresScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(score_sheet(self.view, self.app.size.width - 6))
+            yield Static(score_sheet(self.view, min(110, int(self.app.size.width * 0.96)) - 4))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).scroll_end(animate=False)

@@ -256,11 +256,11 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row { height: auto; }
     NewGameScreen #names { layout: grid; grid-size: 3; grid-gutter: 0 2; height: auto; max-width: 110; }
     NewGameScreen Input.name { width: 1fr; }
-    NewGameScreen #max-size { width: 20; }
-    NewGameScreen Select { width: 90; }
-    NewGameScreen #dealer { width: 40; }
+    NewGameScreen #max-size { width: 32; }
+    NewGameScreen Select { width: 100%; max-width: 90; }
+    NewGameScreen #dealer { width: 40; max-width: 100%; }
     NewGameScreen Switch { margin-right: 1; }
-    NewGameScreen Label { margin-top: 1; }
+    NewGameScreen Label { margin-top: 1; width: 100%; }
     NewGameScreen #error { color: $error; margin-top: 1; }
     NewGameScreen Button { margin-right: 2; }
     NewGameScreen #names { grid-size: 3; }
@@ -683,9 +683,10 @@ class SheetScreen(Screen[None]):
         return cell
 
     def _title(self) -> Text:
+        """The preset and the hand, then the names (which a narrow terminal cuts: the columns
+        name the players too)."""
         sheet = self.sheet
-        text = Text(", ".join(sheet.names), style="bold")
-        text.append(f" · {sheet.rules.preset}")
+        text = Text(sheet.rules.preset, style="bold")
         if sheet.finished:
             text.append(" · " + _("finished"))
         elif sheet.hand_count is not None:
@@ -693,6 +694,11 @@ class SheetScreen(Screen[None]):
                                                                     "count": sheet.hand_count})
         else:
             text.append(" · " + _("hand %(hand)d") % {"hand": sheet.hand_index + 1})
+        text.append(" · " + ", ".join(sheet.names))
+        room = (self.size.width or self.app.size.width) - 2
+        if text.cell_len > room:
+            text.truncate(max(1, room - 1))
+            text.append("…")
         return text
 
     def _prompt(self, entry: tuple[str, int] | None) -> Text:

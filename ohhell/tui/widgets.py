@@ -442,22 +442,31 @@ def players_table(view: SeatView, thinking: int | None = None, width: int | None
     dealer is marked by :func:`dealer_chip`, and the "needs" column goes first when even that is
     too narrow (the prompt still says what you need)."""
     names = view.names or tuple(str(seat) for seat in range(view.players))
-    headers = [_("Bid"), _("Won"), _("Needs"), _("Total")]
     bids = [bid_text(view, seat) for seat in range(view.players)]
     won = [Text(str(count)) for count in view.tricks_won]
     needs = [needs_text(view, seat) for seat in range(view.players)]
     totals = [Text(str(total), style="bold") for total in view.totals]
     columns = [bids, won, needs, totals]
-    numbers = [max(Text(header).cell_len, _cell_width(values)) for header, values in zip(headers, columns, strict=True)]
     longest = max((Text(name).cell_len for name in names), default=0)
     dealer_word = " " + _("(dealer)")
     room = width if width is not None else 10_000
+
+    def widths(headers: list[str]) -> list[int]:
+        return [max(Text(header).cell_len, _cell_width(values))
+                for header, values in zip(headers, columns, strict=True)]
 
     def fixed(with_needs: bool) -> int:
         """Columns taken by everything but the name: the marker, the numbers, a space between columns."""
         shown = [number for index, number in enumerate(numbers) if index != 2 or with_needs]
         return 1 + sum(shown) + len(shown) + 1
 
+    headers = [_("Bid"), _("Won"), _("Needs"), _("Total")]
+    numbers = widths(headers)
+    if room - fixed(True) < min(longest, 6):
+        # Short headings (a narrow terminal), so that the names keep their room.
+        headers = [pgettext("short heading", "Bid"), pgettext("short heading", "Won"),
+                   pgettext("short heading", "Needs"), pgettext("short heading", "Total")]
+        numbers = widths(headers)
     show_needs = view.dealt and view.bidding_complete
     if show_needs and room - fixed(True) < min(longest, 6):
         show_needs = False
