@@ -34,6 +34,23 @@ def sentence(text: str) -> str:
     return text
 
 
+def file_problem(error: OSError) -> str:
+    """Why a file could not be written or read, in words (not ``[Errno 13] Permission denied``).
+
+    >>> file_problem(PermissionError(13, "Permission denied"))
+    'you may not write there'
+    """
+    if isinstance(error, PermissionError):
+        return _("you may not write there")
+    if isinstance(error, IsADirectoryError):
+        return _("that is a folder")
+    if isinstance(error, FileNotFoundError):
+        return _("its folder does not exist")
+    if isinstance(error, NotADirectoryError):
+        return _("part of the path is a file, not a folder")
+    return error.strerror or str(error)
+
+
 def refusal(error: IllegalActionError, view: SeatView, action: Bid | Play | None = None) -> str:
     """Why the player's own ``action`` was refused, in the player's words (``view`` is the
     player's view at the moment of the action)."""
@@ -68,4 +85,4 @@ def refusal(error: IllegalActionError, view: SeatView, action: Bid | Play | None
     return _("That is not allowed now.")
 
 
-__all__ = ["refusal", "sentence"]
+__all__ = ["file_problem", "refusal", "sentence"]

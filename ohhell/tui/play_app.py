@@ -48,7 +48,7 @@ from ohhell.record import dump_record
 from ohhell.rules import Rules
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.dialogs import ConfirmScreen, watch_size
-from ohhell.tui.messages import refusal
+from ohhell.tui.messages import file_problem, refusal
 from ohhell.tui.render import card_label, card_text, rank_key_list, rank_keys
 from ohhell.tui.session import (
     SPEEDS,
@@ -144,7 +144,8 @@ class PlayApp(App[str | None]):
         try:
             self.saved_path = self.session.save()
         except OSError as error:
-            self.notify(_("The game could not be saved: %(error)s") % {"error": error}, severity="error")
+            self.notify(_("The game could not be saved: %(error)s") % {"error": file_problem(error)},
+                        severity="error")
             return None
         return self.saved_path
 
@@ -1014,7 +1015,8 @@ class ExportScreen(ModalScreen[str | None]):
         try:
             path.write_text(dump_record(self.session.record(derived=True)) + "\n", encoding="utf-8")
         except OSError as error:
-            self.notify(_("Could not write %(path)s: %(error)s") % {"path": path, "error": error}, severity="error")
+            self.notify(_("Could not write %(path)s: %(error)s") % {"path": path, "error": file_problem(error)},
+                        severity="error")
             return
         self.app.notify(_("Record exported to %(path)s") % {"path": path})
         self.dismiss(str(path))

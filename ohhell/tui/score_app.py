@@ -47,7 +47,7 @@ from ohhell.rules import MAX_PLAYERS, MAX_PLAYERS_REAL_CARDS, MIN_PLAYERS, PRESE
 from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore, checked_names
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.dialogs import ConfirmScreen, watch_size
-from ohhell.tui.messages import sentence
+from ohhell.tui.messages import file_problem, sentence
 from ohhell.tui.render import card_label, parse_card_input, suit_label, suit_style
 from ohhell.tui.widgets import KeyBar, dealer_chip, fit, keys_table
 
@@ -613,7 +613,7 @@ class SheetScreen(Screen[None]):
         try:
             app.store.save(self.sheet_id, self.sheet)
         except OSError as error:
-            self.notify(_("Could not save: %(error)s") % {"error": error}, severity="error")
+            self.notify(_("Could not save: %(error)s") % {"error": file_problem(error)}, severity="error")
         app.last_sheet = (self.sheet_id, self.sheet.finished)
 
     # ------------------------------------------------------------------ drawing
@@ -1240,7 +1240,8 @@ class ExportSheetScreen(_Dialog):
         try:
             export_sheet(self.sheet, path)
         except OSError as problem:
-            self.query_one("#error", Static).update(str(problem))
+            self.query_one("#error", Static).update(_("Could not write %(path)s: %(error)s")
+                                                    % {"path": path, "error": file_problem(problem)})
             return
         self.app.notify(_("Saved %(path)s") % {"path": path})
         self.dismiss(str(path))

@@ -462,3 +462,19 @@ def test_q_leaves_the_id_of_the_game_for_the_resume_hint(data_dir):
 
     run(body())
     assert app.return_value == sheet_id
+
+
+def test_an_export_that_cannot_be_written_says_why_in_words(data_dir, tmp_path):
+    app, _sheet, _id = new_app(data_dir)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            await pilot.press("x")
+            app.screen.query_one(Input).value = str(tmp_path)
+            await pilot.press("enter")
+            assert isinstance(app.screen, ExportSheetScreen)
+            error = plain(app.screen.query_one("#error").content)
+            assert f"Could not write {tmp_path}: that is a folder" in error and "Errno" not in error
+
+    run(body())
