@@ -397,9 +397,11 @@ def glossary_problems(language: str, catalog: Any) -> list[str]:
                 if not any(stem.lower() in lowered for stem in stems):
                     out.append(f"{language}: {english!r}: {text!r} has no {'/'.join(stems)} for {term!r}")
         for word in never:
+            # A whole word, or the start of one with a final * (трюк* is also трюки).
+            stem = word.rstrip("*")
+            pattern = rf"(?<!\w){re.escape(stem)}" + (r"\w*" if word.endswith("*") else r"(?!\w)")
             for text in strings:
-                if re.search(rf"(?<![\w]){re.escape(word)}", text, re.I) and not re.search(
-                        rf"\b{re.escape(word)}\b", english, re.I):
+                if re.search(pattern, text, re.I) and not re.search(pattern, english, re.I):
                     out.append(f"{language}: {english!r}: {text!r} uses {word!r}")
     return out
 
