@@ -27,7 +27,7 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
 @click.command(help=N_("Play Oh Hell against bots in the terminal.\n\n"
                        "The game is saved when you quit (Esc or Ctrl+Q) and after every hand; resume it with "
                        "--resume. Keys: ←/→ or a rank letter pick a card, digits pick a bid, Enter plays or bids, "
-                       "h hint, c claim, u take back, s speed, x export, r rules, ? keys."))
+                       "h hint, c claim, u take back, p scores, s speed, x export, r rules, ? keys."))
 @click.option("--preset", "preset_name", default="classic", show_default=True,
               help=N_("Preset name (see ohhell rules)."))
 @click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Players, you included."))
