@@ -495,10 +495,14 @@ class ScoreStore:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError as error:
             raise ScoreError(_("there is no saved game %(id)s") % {"id": sheet_id}) from error
-        except json.JSONDecodeError as error:
-            raise ScoreError(_("the saved game %(id)s is damaged: %(error)s") % {"id": sheet_id, "error": error}) \
-                from error
-        sheet = ScoreSheet.from_record(data["record"])
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ScoreError(_("the saved game %(id)s is damaged: %(path)s is not a scoresheet ohhell can read")
+                             % {"id": sheet_id, "path": path}) from error
+        record = data.get("record") if isinstance(data, dict) else None
+        if not isinstance(record, dict):
+            raise ScoreError(_("the saved game %(id)s is damaged: %(path)s is not a scoresheet ohhell can read")
+                             % {"id": sheet_id, "path": path})
+        sheet = ScoreSheet.from_record(record)
         undo = data.get("undo")
         if isinstance(undo, list):
             sheet.restore_undo([record for record in undo if isinstance(record, dict)])

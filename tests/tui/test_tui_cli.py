@@ -146,3 +146,16 @@ def test_click_names_a_missing_file_in_the_language(tmp_path):
     assert result.exit_code == 2 and "Файл" in result.output and "File" not in result.output
     result = CliRunner().invoke(main, ["--lang", "bg", "play", "--save", str(tmp_path)])
     assert result.exit_code == 2 and "File" not in result.output and "Файл" in result.output
+
+
+def test_a_damaged_scoresheet_is_explained(scored, data_dir):
+    folder = data_dir / "scoresheets"
+    folder.mkdir(parents=True)
+    (folder / "nothing.json").write_text('{"id": "nothing"}', encoding="utf-8")
+    (folder / "broken.json").write_text("{broken", encoding="utf-8")
+    runner = CliRunner()
+    for name in ("nothing", "broken"):
+        result = runner.invoke(main, ["score", "--resume", name])
+        assert result.exit_code == 1 and "KeyError" not in result.output, result.output
+        assert f"the saved game {name} is damaged: " in result.output and "is not a scoresheet" in result.output
+    assert not scored
