@@ -37,6 +37,7 @@ from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.config import ServerConfig
+from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
 from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
@@ -47,12 +48,17 @@ from ohhell.server.tables import (
     OPEN,
     TIMER_MODES,
     Connection,
-    LiveTable,
     TableManager,
+    TableRoom,
+    chat_text,
+    check_reaction,
     clean_text,
     normalize_code,
 )
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
+
+if typing.TYPE_CHECKING:
+    from ohhell.server.cluster import Cluster
 
 log = logging.getLogger("ohhell.server")
 
@@ -91,7 +97,8 @@ class Server:
         self.config = config
         self.store = Store(config.database, sqlite_sync=config.sqlite_sync)
         self.tables = TableManager(self.store, config)
-        self.sheets = SheetService(self.store)
+        self.sheets = SheetService(self.store, shared=config.broker is not None)
+        self.cluster: Cluster | None = None
         self._created: dict[str, deque[float]] = defaultdict(deque)
 
     async def start(self) -> None:
@@ -99,16 +106,43 @@ class Server:
         # within a millisecond rather than Python's default five, so no message waits on them.
         sys.setswitchinterval(0.001)
         self.store.start()
+        if self.config.broker is not None:
+            from ohhell.server.broker import Broker
+            from ohhell.server.cluster import Cluster
+
+            self.cluster = Cluster(self.tables, Broker(self.config.broker))
+            self.tables.cluster = self.cluster
+            await self.cluster.start()
+        METRICS.owned.set_function(lambda: len(self.tables.tables))
+        METRICS.mirrored.set_function(lambda: len(self.tables.mirrors))
+        METRICS.connections.set_function(self.tables.connection_count)
         count = await self.tables.load()
         if count:
             log.info("resumed %d tables", count)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         self.tables.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.store.close()
 
-    def may_create(self, address: str) -> bool:
-        """At most ``max_tables_per_minute`` tables (or sheets) per address per minute."""
+    async def ready(self) -> bool:
+        """Whether this process can serve: its database answers, and its broker if it has one."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.store.table_exists, "-"), 2.0)
+        except Exception:
+            return False
+        return self.cluster is None or (self.cluster.broker.connected and await self.cluster.broker.ready())
+
+    async def may_create(self, address: str) -> bool:
+        """At most ``max_tables_per_minute`` tables (or sheets) per address per minute (counted
+        in Redis with several processes, so that the limit holds for the whole site)."""
+        if self.cluster is not None:
+            try:
+                return await self.cluster.broker.count_within(f"create:{address}", 60,
+                                                              self.config.max_tables_per_minute)
+            except Exception:  # Redis away: count in this process meanwhile
+                pass
         stamps = self._created[address]
         now = time.monotonic()
         while stamps and now - stamps[0] > 60:
@@ -161,7 +195,7 @@ async def _json_object(request: Request, language: str) -> dict[str, Any] | Resp
 async def _creation_body(request: Request, server: Server, language: str) -> dict[str, Any] | Response:
     """The JSON object of a request that creates something (a table, a seat, a sheet), or the
     error response: too many creations from this address this minute, or not a JSON object."""
-    if not server.may_create(_client(request)):
+    if not await server.may_create(_client(request)):
         return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
     return await _json_object(request, language)
 
@@ -335,7 +369,7 @@ async def api_create_table(request: Request) -> Response:
     return JSONResponse({"code": table.code, "seat": 0, "token": token, "table": table.summary()})
 
 
-async def _table(request: Request) -> LiveTable | None:
+async def _table(request: Request) -> TableRoom | None:
     return await _server(request).tables.get(normalize_code(str(request.path_params["code"])))
 
 
@@ -548,9 +582,15 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         task.add_done_callback(background.discard)
         return
     if kind == "chat":
-        await table.say(conn, message.data.get("text"), message.message_id)
+        text = chat_text(message.data.get("text"), message.message_id)
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message.message_id)
+        await table.say(conn, text, message.message_id)
     elif kind == "react":
-        table.react(conn, message.data.get("reaction"), message.message_id)
+        reaction = check_reaction(message.data.get("reaction"), message.message_id)
+        if not conn.react_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message.message_id)
+        table.react(conn, reaction, message.message_id)
     elif kind == "start":
         await table.start(conn, message.message_id)
     elif kind == "back":
@@ -559,6 +599,36 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         await table.rematch(conn, message.message_id)
     elif kind == "history":
         await table.history(conn)
+
+
+# ----------------------------------------------------------------------------- operations
+
+
+async def health(request: Request) -> Response:
+    """Liveness: the process answers."""
+    return JSONResponse({"ok": True, "process": _process(request)})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness: the process can serve (its database, and its broker, answer); a load balancer
+    sends nobody to a process that answers 503 here."""
+    server = _server(request)
+    if await server.ready():
+        return JSONResponse({"ready": True, "process": _process(request)})
+    return JSONResponse({"ready": False, "process": _process(request)}, status_code=503)
+
+
+async def metrics(request: Request) -> Response:
+    """The process's metrics in Prometheus's text format (``ohhell.server.metrics``)."""
+    if not METRICS.available:
+        return _error(501, "install the metrics client: pip install -e '.[cluster]'")
+    body, content_type = METRICS.exposition()
+    return Response(body, media_type=content_type)
+
+
+def _process(request: Request) -> str | None:
+    cluster = _server(request).cluster
+    return cluster.broker.process if cluster is not None else None
 
 
 # ----------------------------------------------------------------------------- the application
@@ -576,7 +646,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
-            server.stop()
+            await server.stop()
 
     routes = [
         Route("/", page),
@@ -584,6 +654,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/score", page),
         Route("/score/{sheet}", page),
         Route("/i18n/{lang}", i18n),
+        Route("/health", health),
+        Route("/ready", ready),
+        Route("/metrics", metrics),
         Route("/api/config", api_config),
         Route("/api/rules", api_rules, methods=["POST"]),
         Route("/api/tables", api_create_table, methods=["POST"]),

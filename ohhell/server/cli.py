@@ -49,6 +49,9 @@ def _is_origin(value: str) -> bool:
 @click.option("--port", type=int, default=8000, show_default=True, help=N_("Port to listen on."))
 @click.option("--database", default=DEFAULT_DATABASE, show_default=True,
               help=N_("sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DB."))
+@click.option("--broker", default=None, metavar="redis://HOST:PORT",
+              help=N_("Redis or Valkey shared by several server processes of one site (with a PostgreSQL "
+                      "--database): run any number behind a load balancer."))
 @click.option("--sqlite-sync", type=click.Choice(["full", "normal"]), default="full", show_default=True,
               help=N_("full: every move is fsynced before anyone sees it (survives a power cut); normal: faster, "
                       "survives the server's death (kill -9 too) but not the machine's."))
@@ -72,16 +75,27 @@ def _is_origin(value: str) -> bool:
                       "behind a reverse proxy that terminates HTTPS, so the server knows the page is secure."))
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
               show_default=True, help=N_("How much the server writes to its log."))
-def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: dict[str, str], bot_delay: float,
-          trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int,
+def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: str, bot_commands: dict[str, str],
+          bot_delay: float, trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int,
           allowed_origins: tuple[str, ...], forwarded_allow_ips: str, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
     from ohhell.server.app import create_app, tune_gc
 
-    config = ServerConfig(database=database, sqlite_sync=sqlite_sync, bot_commands=bot_commands, bot_delay=bot_delay,
-                          trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
+    if broker is not None:
+        if not broker.startswith(("redis://", "rediss://", "unix://")):
+            raise click.BadParameter(_("expected redis://HOST:PORT (Redis or Valkey), not %(value)r")
+                                     % {"value": broker}, param_hint="--broker")
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise click.UsageError(_("--broker needs the Redis client: pip install -e '.[cluster]'")) from None
+        if database.startswith("sqlite"):
+            click.echo(_("Note: several processes on SQLite work on one machine only; use PostgreSQL for more."),
+                       err=True)
+    config = ServerConfig(database=database, broker=broker, sqlite_sync=sqlite_sync, bot_commands=bot_commands,
+                          bot_delay=bot_delay, trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
                           max_tables_per_minute=max_new_tables, allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -22,6 +22,9 @@ class ServerConfig:
     """How a server behaves. The defaults suit people playing; tests shrink the delays."""
 
     database: str = DEFAULT_DATABASE
+    broker: str | None = None
+    """``redis://HOST:PORT/DB`` (Redis or Valkey): several server processes share the site's
+    tables through it (see :mod:`ohhell.server.cluster`); ``None``: one process."""
     sqlite_sync: str = "full"
     """``full``: every commit is fsynced (survives a power cut); ``normal``: faster, survives the
     server's death (``kill -9`` too) but not the machine's (see :data:`ohhell.server.store.SQLITE_SYNC`)."""

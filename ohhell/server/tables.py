@@ -42,7 +42,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from ohhell.actions import Action, action_from_json, action_to_json
 from ohhell.bots import Bot, bot_names, make_bot, strongest_bot
@@ -55,6 +55,7 @@ from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
 from ohhell.server.deals import DealSource, deal_source
+from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import (
     PROTOCOL,
@@ -67,11 +68,17 @@ from ohhell.server.protocol import (
     error_message,
     parse_player_action,
 )
-from ohhell.server.store import ChatLine, SeatRow, Store, StoredTable, StoreError, TableRow
+from ohhell.server.store import ChatLine, FencedOut, SeatRow, Store, StoredTable, StoreError, TableRow
 from ohhell.server.texts import speaking
 from ohhell.views import SeatView, seat_view, seat_views, spectator_view
 
+if TYPE_CHECKING:
+    from ohhell.server.cluster import Cluster
+    from ohhell.server.mirror import TableMirror
+
 log = logging.getLogger("ohhell.server.tables")
+
+T = TypeVar("T")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Table codes use letters and digits that cannot be mistaken for each other (no I, O, 0, 1)."""
@@ -116,7 +123,7 @@ def new_code() -> str:
 
 
 def clean_text(text: str, limit: int) -> str:
-    """A text a person typed, fit to show: control characters and lone surrogates dropped,
+    r"""A text a person typed, fit to show: control characters and lone surrogates dropped,
     runs of white space made one space, at most ``limit`` characters.
 
     >>> clean_text("  hi\x00 there\n\n you\ud800 ", 100)
@@ -125,6 +132,24 @@ def clean_text(text: str, limit: int) -> str:
     kept = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
     kept = kept.encode("utf-8", "ignore").decode("utf-8")
     return " ".join(kept.split())[:limit]
+
+
+def chat_text(text: Any, message_id: Any = None) -> str:
+    """A chat line as sent, made fit to show (:func:`clean_text`); :class:`ProtocolError` if
+    it is not a text or nothing is left of it."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad-field", "text", message_id)
+    cleaned = clean_text(text, MAX_CHAT_LENGTH)
+    if not cleaned:
+        raise ProtocolError("bad-field", "text", message_id)
+    return cleaned
+
+
+def check_reaction(reaction: Any, message_id: Any = None) -> str:
+    """A reaction as sent, if it is one of :data:`REACTIONS`."""
+    if reaction not in REACTIONS:
+        raise ProtocolError("bad-field", "reaction", message_id)
+    return str(reaction)
 
 
 def normalize_code(code: str) -> str:
@@ -154,6 +179,40 @@ class TokenBucket:
         return True
 
 
+class Sender(Protocol):
+    """Who sends a request to a table: a seat (``None``: a spectator), the language to answer
+    in, and a spectator's name. A :class:`Connection` of this process is one; so is a
+    connection of another process, whose request the owner receives through the broker."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def language(self) -> str: ...
+
+    @property
+    def name(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Asker:
+    """A :class:`Sender` that is not a connection of this process."""
+
+    seat: int | None
+    language: str = "en"
+    name: str | None = None
+
+
+@dataclass
+class RemotePresence:
+    """The connections another process holds to a table: how many per seat, how many
+    spectators, and until when this report holds (it is renewed while they last)."""
+
+    seats: dict[int, int]
+    spectators: int
+    until: float
+
+
 class Connection:
     """One WebSocket client of a table: its seat (``None``: a spectator), its language, what
     it was last told, and the :class:`~ohhell.server.outbox.Outbox` its messages go through."""
@@ -161,7 +220,7 @@ class Connection:
     def __init__(self, language: str, config: ServerConfig, outbox: Outbox) -> None:
         self.language = language
         self.seat: int | None = None
-        self.table: LiveTable | None = None
+        self.table: TableRoom | None = None
         self.stream = StateStream()
         self.outbox = outbox
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
@@ -222,10 +281,9 @@ class Seat:
         """Whether this seat's bot failed and a built-in bot plays in its place."""
         return bool(getattr(self.bot, "fell_back", False))
 
-    def public(self) -> dict[str, Any]:
+    def public(self, online: bool) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot_level if self.kind == BOT else None,
-                "online": bool(self.connections), "away": self.away, "timeouts": self.timeouts,
-                "fallback": self.fallback}
+                "online": online, "away": self.away, "timeouts": self.timeouts, "fallback": self.fallback}
 
 
 @dataclass(frozen=True)
@@ -261,8 +319,11 @@ class TableSettings:
                    dict(data.get("deals") or {"kind": "random"}), data.get("next"), dict(data.get("extra") or {}))
 
 
-class LiveTable:
-    """One table in memory. See the module docstring."""
+class TableRoom:
+    """A table as a process that holds connections to it sees it: the committed game, the
+    seats, the chat; what each connection is sent. The owner process has the table itself
+    (:class:`LiveTable`), the other processes a copy kept up to date by the owner
+    (:class:`ohhell.server.mirror.TableMirror`)."""
 
     def __init__(self, manager: TableManager, code: str, rules: Rules, settings: TableSettings,
                  seats: Sequence[Seat], status: str, created: float) -> None:
@@ -276,25 +337,62 @@ class LiveTable:
         self.status = status
         self.created = created
         self.state: State = Game(rules).new_initial_state()
-        self.lock = asyncio.Lock()
-        """Held by every change of the game or the table: changes happen one at a time."""
-        self.chat_lock = asyncio.Lock()
+        """The game as committed to the database: nothing else is ever shown."""
         self.hands = HandCache()
         self._info: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
-        self.deals: DealSource = deal_source(settings.deals)
+        """This process's connections to the table."""
         self.chat: list[ChatLine] = []
         """The last :data:`CHAT_KEPT` lines of the chat (all stored)."""
         self.chat_count = 0
         """How many chat lines the table has had (the next line's id)."""
-        self.bot_ready: dict[int, float] = {}
-        self.deadline: dict[int, float] = {}
-        self.chance_ready: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
-        self._extra_pause = 0.0
         self.closed = False
+
+    @property
+    def paused(self) -> bool:
+        """Whether the game waits because nobody is connected to it."""
+        raise NotImplementedError
+
+    def public_info(self) -> dict[str, Any]:
+        """What everyone may know about the table itself (not the game)."""
+        raise NotImplementedError
+
+    def seat_online(self, seat: int) -> bool:
+        """Whether the seat's person has a connection (to any process)."""
+        raise NotImplementedError
+
+    async def attach(self, conn: Connection, token: str | None, name: str | None = None,
+                     message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    def detach(self, conn: Connection) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    # What a connection may ask: the owner does it, a mirror asks the owner.
+
+    async def act(self, conn: Sender, message: ClientMessage) -> None:
+        raise NotImplementedError
+
+    async def say(self, conn: Sender, text: str, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    def react(self, conn: Sender, reaction: str, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    async def start(self, conn: Sender | None, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    async def back(self, conn: Sender, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    async def rematch(self, conn: Sender, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ reading
 
@@ -315,32 +413,11 @@ class LiveTable:
                 out.append(_("Seat %(seat)d") % {"seat": seat.index + 1})
         return out
 
-    @property
-    def paused(self) -> bool:
-        """A game nobody is connected to waits (bots included) until someone comes back:
-        bots playing for nobody would only spend the server's time."""
-        return self.status == PLAYING and not self.connections
-
-    def public_info(self) -> dict[str, Any]:
-        """What everyone may know about the table itself (not the game)."""
-        now = asyncio.get_running_loop().time()
-        return {
-            "code": self.code,
-            "status": self.status,
-            "host": self.settings.host,
-            "timer": self.settings.timer,
-            "timer_mode": self.settings.timer_mode,
-            "seats": [seat.public() for seat in self.seats],
-            "deadlines": {str(seat): round(max(0.0, when - now), 1) for seat, when in self.deadline.items()},
-            "spectators": sum(1 for conn in self.connections if conn.seat is None),
-            "paused": self.paused,
-            "next": self.settings.next,
-        }
-
     def summary(self) -> dict[str, Any]:
         """The table for the lobby and the join page (public)."""
         return {"code": self.code, "status": self.status, "version": self.version, "rules": self.rules.to_json(),
-                "seats": [seat.public() for seat in self.seats], "timer": self.settings.timer,
+                "seats": [seat.public(self.seat_online(seat.index)) for seat in self.seats],
+                "timer": self.settings.timer,
                 "timer_mode": self.settings.timer_mode, "names": self.names(),
                 "open_seats": [seat.index for seat in self.seats if seat.kind == OPEN],
                 "paused": self.paused, "game_over": self.state.is_terminal(), "next": self.settings.next}
@@ -382,6 +459,134 @@ class LiveTable:
         for data in stored_actions:
             self.state.apply(action_from_json(data))
 
+    # ------------------------------------------------------------------ telling everyone
+
+    def broadcast(self) -> None:
+        """Tell every connection what changed, each from its own seat's view (a spectator
+        from the spectator view)."""
+        info = self.public_info()
+        if info == self._info:
+            info = self._info  # the same object: each connection compares it by identity
+        self._info = info
+        if not self.connections:
+            return
+        connections = list(self.connections)
+        seats = list(dict.fromkeys(conn.seat for conn in connections))
+        views = dict(zip(seats, seat_views(self.state, seats), strict=True))
+        shared = Broadcast(self.hands, info)
+        for conn in connections:
+            conn.send_state(views[conn.seat], shared)
+
+    def welcome(self, conn: Connection) -> None:
+        """The first message of a connection that said hello: who it is, the rules, the recent chat."""
+        with speaking(conn.language):
+            rules_text = describe_rules(self.rules)
+        seat = conn.seat
+        message = {"type": "welcome", "protocol": PROTOCOL, "table": self.code, "seat": seat,
+                   "host": seat is not None and seat == self.settings.host, "rules": self.rules.to_json(),
+                   "rules_text": [list(pair) for pair in rules_text], "version": self.version,
+                   "chat": [line.to_json() for line in self.chat], "reactions": list(REACTIONS)}
+        cluster = self.manager.cluster
+        if cluster is not None:  # which process answers (several processes behind a balancer)
+            message["server"] = cluster.broker.process
+        conn.push(message)
+
+    def send_error(self, conn: Connection, error: ProtocolError) -> None:
+        conn.push(error_message(error.code, conn.language, error.detail, error.message_id, self.version))
+
+    async def history(self, conn: Connection) -> None:
+        """Every finished hand with its cards (all played face up, so public)."""
+        view = seat_view(self.state, conn.seat) if conn.seat is not None else spectator_view(self.state)
+        conn.push({"type": "history", "version": view.version, "names": self.names(),
+                   "hands": self.hands.full(view)})
+
+    async def hint(self, conn: Connection, message: ClientMessage) -> None:
+        """Ask a bot what it would do in this seat's place."""
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", message_id=message.message_id)
+        view = seat_view(self.state, seat)
+        if not forward_actions(view) or conn.hinting:
+            raise ProtocolError("no-hint", message_id=message.message_id)
+        conn.hinting = True
+        try:
+            bot = self.manager.new_bot(self.manager.hint_level)
+            try:
+                suggestion = await asyncio.to_thread(bot.suggest, view)
+            finally:
+                bot.close()
+        finally:
+            conn.hinting = False
+        reply: dict[str, Any] = {"type": "hint", "version": view.version, "action": action_to_json(suggestion.action),
+                                 "estimates": {str(k): float(v) for k, v in suggestion.estimates.items()},
+                                 "kind": suggestion.kind}
+        if message.message_id is not None:
+            reply["id"] = message.message_id
+        conn.push(reply)
+
+
+class LiveTable(TableRoom):
+    """One table, in its owner process. See the module docstring."""
+
+    def __init__(self, manager: TableManager, code: str, rules: Rules, settings: TableSettings,
+                 seats: Sequence[Seat], status: str, created: float, fence: int | None = None) -> None:
+        super().__init__(manager, code, rules, settings, seats, status, created)
+        self.fence = fence
+        """This process's fencing token for the table (several processes), checked by every write."""
+        self.lock = asyncio.Lock()
+        """Held by every change of the game or the table: changes happen one at a time."""
+        self.chat_lock = asyncio.Lock()
+        self.deals: DealSource = deal_source(settings.deals)
+        self.remote: dict[str, RemotePresence] = {}
+        """The connections other processes hold, by process (several processes)."""
+        self.bot_ready: dict[int, float] = {}
+        self.deadline: dict[int, float] = {}
+        self.chance_ready: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def paused(self) -> bool:
+        """A game nobody is connected to (in any process) waits, bots included, until someone
+        comes back: bots playing for nobody would only spend the server's time."""
+        return self.status == PLAYING and not self.connections and not any(
+            presence.seats or presence.spectators for presence in self.remote.values())
+
+    def seat_online(self, seat: int) -> bool:
+        if self.seats[seat].connections:
+            return True
+        return any(presence.seats.get(seat) for presence in self.remote.values())
+
+    def public_info(self) -> dict[str, Any]:
+        """What everyone may know about the table itself (not the game)."""
+        now = asyncio.get_running_loop().time()
+        spectators = sum(1 for conn in self.connections if conn.seat is None)
+        spectators += sum(presence.spectators for presence in self.remote.values())
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host": self.settings.host,
+            "timer": self.settings.timer,
+            "timer_mode": self.settings.timer_mode,
+            "seats": [seat.public(self.seat_online(seat.index)) for seat in self.seats],
+            "deadlines": {str(seat): round(max(0.0, when - now), 1) for seat, when in self.deadline.items()},
+            "spectators": spectators,
+            "paused": self.paused,
+            "next": self.settings.next,
+        }
+
+    def broadcast(self) -> None:
+        """Tell this process's connections what changed, and the other processes that hold
+        connections of the table (each tells its own, from each one's own view)."""
+        super().broadcast()
+        cluster = self.manager.cluster
+        if cluster is not None and self.remote:
+            cluster.publish_update(self, self._info)
+
+    # ------------------------------------------------------------------ rebuilding
+
     def _draw_chance(self) -> list[Action]:
         """The chance actions from the current state to the next decision (the deal source's),
         tried on the state and taken back at once."""
@@ -416,17 +621,44 @@ class LiveTable:
         if seat is not None:
             place = self.seats[seat]
             place.connections.add(conn)
-            if place.away:
-                place.away = False  # back: the stand-in bot steps aside
-                self.bot_ready.pop(seat, None)
-        with speaking(conn.language):
-            rules_text = describe_rules(self.rules)
-        conn.push({"type": "welcome", "protocol": PROTOCOL, "table": self.code, "seat": seat,
-                   "host": seat is not None and seat == self.settings.host, "rules": self.rules.to_json(),
-                   "rules_text": [list(pair) for pair in rules_text], "version": self.version,
-                   "chat": [line.to_json() for line in self.chat], "reactions": list(REACTIONS)})
+            self._back(seat)
+        self.welcome(conn)
         self.replan()  # someone is here: a paused game goes on
         self.broadcast()
+
+    def _back(self, seat: int) -> None:
+        """The seat's person has a connection again: their stand-in bot steps aside."""
+        place = self.seats[seat]
+        if place.away:
+            place.away = False
+            self.bot_ready.pop(seat, None)
+
+    def presence(self, process: str, seats: dict[int, int], spectators: int, until: float,
+                 watching: bool = True) -> None:
+        """Another process reports its connections to this table; ``watching`` false: it no
+        longer keeps a copy of the table (while it does, every change is published to it)."""
+        before = self.remote.get(process)
+        if not watching:
+            self.remote.pop(process, None)
+        else:
+            self.remote[process] = RemotePresence(seats, spectators, until)
+        changed = before is None or before.seats != seats or before.spectators != spectators
+        if not changed:
+            return
+        for seat, count in seats.items():
+            if count and 0 <= seat < len(self.seats):
+                self._back(seat)
+        for seat in (before.seats if before is not None else {}):
+            if not self.seat_online(seat):
+                self._later(self.config.leave_grace, functools.partial(self._check_left, seat))
+        self.replan()
+        self.broadcast()
+
+    def expire_presence(self, now: float) -> None:
+        """Forget the reports of processes that stopped renewing them (a process that died)."""
+        for process, presence in list(self.remote.items()):
+            if presence.until < now:
+                self.presence(process, {}, 0, 0.0, watching=False)
 
     def detach(self, conn: Connection) -> None:
         """Forget a closed connection; a person with no connection left is away after a grace."""
@@ -444,7 +676,7 @@ class LiveTable:
 
     def _check_left(self, seat: int) -> None:
         place = self.seats[seat]
-        if place.kind == HUMAN and not place.connections and not place.away and self.status == PLAYING:
+        if place.kind == HUMAN and not self.seat_online(seat) and not place.away and self.status == PLAYING:
             place.away = True
             self.deadline.pop(seat, None)
             self.replan()
@@ -454,30 +686,9 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         loop.call_later(max(0.0, delay), lambda: None if self.closed else callback())
 
-    # ------------------------------------------------------------------ telling everyone
-
-    def broadcast(self) -> None:
-        """Tell every connection what changed, each from its own seat's view (a spectator
-        from the spectator view)."""
-        if not self.connections:
-            return
-        info = self.public_info()
-        if info == self._info:
-            info = self._info  # the same object: each connection compares it by identity
-        self._info = info
-        connections = list(self.connections)
-        seats = list(dict.fromkeys(conn.seat for conn in connections))
-        views = dict(zip(seats, seat_views(self.state, seats), strict=True))
-        shared = Broadcast(self.hands, info)
-        for conn in connections:
-            conn.send_state(views[conn.seat], shared)
-
-    def send_error(self, conn: Connection, error: ProtocolError) -> None:
-        conn.push(error_message(error.code, conn.language, error.detail, error.message_id, self.version))
-
     # ------------------------------------------------------------------ people acting
 
-    async def act(self, conn: Connection, message: ClientMessage) -> None:
+    async def act(self, conn: Sender, message: ClientMessage) -> None:
         """A seat's bid, play or declaration; a :class:`ProtocolError` leaves everything unchanged."""
         seat = conn.seat
         if seat is None:
@@ -502,6 +713,7 @@ class LiveTable:
             try:
                 await self._commit([action])
             except StoreError as error:
+                self._fenced(error)
                 raise ProtocolError("storage", message_id=message.message_id) from error
             place.last_message_id = message.message_id
             place.timeouts = 0
@@ -511,7 +723,7 @@ class LiveTable:
             self.deadline.pop(seat, None)
             await self._changed()
 
-    async def back(self, conn: Connection, message_id: Any = None) -> None:
+    async def back(self, conn: Sender, message_id: Any = None) -> None:
         """A person says they are back: their stand-in bot stops."""
         if conn.seat is None:
             raise ProtocolError("spectator", message_id=message_id)
@@ -523,7 +735,7 @@ class LiveTable:
         self.replan()
         self.broadcast()
 
-    async def start(self, conn: Connection | None, message_id: Any = None) -> None:
+    async def start(self, conn: Sender | None, message_id: Any = None) -> None:
         """Start the game; bots take the open seats. Only the host may (``conn`` ``None``: the server)."""
         if conn is not None and (conn.seat is None or conn.seat != self.settings.host):
             raise ProtocolError("not-host", message_id=message_id)
@@ -532,13 +744,13 @@ class LiveTable:
                 return
             filled = [SeatRow(seat.index, BOT, self.settings.stand_in, None, None)
                       for seat in self.seats if seat.kind == OPEN]
-            await self.store.save_table(self.code, filled, status=PLAYING)
+            await self._write(self.store.save_table(self.code, filled, status=PLAYING, fence=self.fence))
             for row in filled:  # saved: now it may be shown
                 self.seats[row.seat].kind, self.seats[row.seat].bot_level = BOT, row.bot
             self.status = PLAYING
             now = asyncio.get_running_loop().time()
             for seat in self.seats:
-                if seat.kind == HUMAN and not seat.connections:
+                if seat.kind == HUMAN and not self.seat_online(seat.index):
                     self._later(self.config.leave_grace, functools.partial(self._check_left, seat.index))
             self.chance_ready = now
             self.replan()
@@ -555,7 +767,7 @@ class LiveTable:
             place = open_seats[0]
             token = new_token()
             row = SeatRow(place.index, HUMAN, None, name, token_hash(token))
-            await self.store.save_seat(self.code, row)
+            await self._write(self.store.save_seat(self.code, row, fence=self.fence))
             place.kind, place.name, place.token_hash = row.kind, row.name, row.token_hash  # saved: now shown
         if not any(seat.kind == OPEN for seat in self.seats):
             await self.start(None)
@@ -563,40 +775,50 @@ class LiveTable:
             self.broadcast()
         return place.index, token
 
-    async def say(self, conn: Connection, text: Any, message_id: Any = None) -> None:
-        """A chat line from a seat or a spectator: stored, then shown to everyone at the table."""
-        if not isinstance(text, str):
-            raise ProtocolError("bad-field", "text", message_id)
-        text = clean_text(text, MAX_CHAT_LENGTH)
-        if not text:
-            raise ProtocolError("bad-field", "text", message_id)
-        if not conn.chat_bucket.take():
-            raise ProtocolError("rate-limited", message_id=message_id)
+    async def say(self, conn: Sender, text: str, message_id: Any = None) -> None:
+        """A chat line (already cleaned: :func:`chat_text`) from a seat or a spectator: stored,
+        then shown to everyone at the table."""
         name = self.names()[conn.seat] if conn.seat is not None else conn.name
         async with self.chat_lock:
             line = ChatLine(self.chat_count, conn.seat, name, text, time.time())
             try:
-                await self.store.add_chat(self.code, line)
+                await self._write(self.store.add_chat(self.code, line, fence=self.fence))
             except StoreError as error:
                 raise ProtocolError("storage", message_id=message_id) from error
             self.chat_count += 1
             self.chat = [*self.chat[-(CHAT_KEPT - 1):], line]
-        message = dumps({"type": "chat", **line.to_json()})
-        for other in list(self.connections):
-            other.push(message)
+        self.tell({"type": "chat", **line.to_json()})
 
-    def react(self, conn: Connection, reaction: Any, message_id: Any = None) -> None:
-        """A quick reaction, shown to everyone at once (not stored: it is over in a second)."""
-        if reaction not in REACTIONS:
-            raise ProtocolError("bad-field", "reaction", message_id)
-        if not conn.react_bucket.take():
-            raise ProtocolError("rate-limited", message_id=message_id)
+    def react(self, conn: Sender, reaction: str, message_id: Any = None) -> None:
+        """A quick reaction (checked: :data:`REACTIONS`), shown to everyone at once (not stored:
+        it is over in a second)."""
         name = self.names()[conn.seat] if conn.seat is not None else conn.name
-        message = dumps({"type": "reaction", "seat": conn.seat, "name": name, "reaction": reaction})
-        for other in list(self.connections):
-            other.push(message)
+        self.tell({"type": "reaction", "seat": conn.seat, "name": name, "reaction": reaction})
 
-    async def rematch(self, conn: Connection, message_id: Any = None) -> None:
+    def tell(self, message: dict[str, Any]) -> None:
+        """Send a message to every connection of the table, in this process and the others."""
+        text = dumps(message)
+        for other in list(self.connections):
+            other.push(text)
+        cluster = self.manager.cluster
+        if cluster is not None and self.remote:
+            cluster.publish(self, {"t": "message", "message": message})
+
+    async def _write(self, write: asyncio.Future[T]) -> T:
+        """Wait for a write of this table; a :class:`FencedOut` lets the table go."""
+        try:
+            return await write
+        except StoreError as error:
+            self._fenced(error)
+            raise
+
+    def _fenced(self, error: StoreError) -> None:
+        """Another process has taken this table (its fencing token is newer): let it go."""
+        if isinstance(error, FencedOut) and not self.closed:
+            log.warning("table %s: another process owns it now; letting it go", self.code)
+            self.manager.let_go(self)
+
+    async def rematch(self, conn: Sender, message_id: Any = None) -> None:
         """The host asks for a new game at this table once this one is over: the same rules,
         seats, bots and timer, each person keeping their seat and token. Every connection is
         told to move to the new game (whose code an old link also leads to)."""
@@ -608,42 +830,10 @@ class LiveTable:
             if self.settings.next is None:
                 successor = await self.manager.create_rematch(self)
                 settings = dataclasses.replace(self.settings, next=successor)
-                await self.store.set_status(self.code, self.status, settings.to_json())
+                await self._write(self.store.set_status(self.code, self.status, settings.to_json(), fence=self.fence))
                 self.settings = settings  # saved: now it may be shown
-        message = dumps({"type": "moved", "table": self.settings.next})
-        for other in list(self.connections):
-            other.push(message)
         self.broadcast()
-
-    async def history(self, conn: Connection) -> None:
-        """Every finished hand with its cards (all played face up, so public)."""
-        view = seat_view(self.state, conn.seat) if conn.seat is not None else spectator_view(self.state)
-        conn.push({"type": "history", "version": view.version, "names": self.names(),
-                   "hands": self.hands.full(view)})
-
-    async def hint(self, conn: Connection, message: ClientMessage) -> None:
-        """Ask a bot what it would do in this seat's place."""
-        seat = conn.seat
-        if seat is None:
-            raise ProtocolError("spectator", message_id=message.message_id)
-        view = seat_view(self.state, seat)
-        if not forward_actions(view) or conn.hinting:
-            raise ProtocolError("no-hint", message_id=message.message_id)
-        conn.hinting = True
-        try:
-            bot = self.manager.new_bot(self.manager.hint_level)
-            try:
-                suggestion = await asyncio.to_thread(bot.suggest, view)
-            finally:
-                bot.close()
-        finally:
-            conn.hinting = False
-        reply: dict[str, Any] = {"type": "hint", "version": view.version, "action": action_to_json(suggestion.action),
-                                 "estimates": {str(k): float(v) for k, v in suggestion.estimates.items()},
-                                 "kind": suggestion.kind}
-        if message.message_id is not None:
-            reply["id"] = message.message_id
-        conn.push(reply)
+        self.tell({"type": "moved", "table": self.settings.next})
 
     # ------------------------------------------------------------------ storing and planning
 
@@ -668,15 +858,20 @@ class LiveTable:
         :class:`StoreError` nothing has changed."""
         self._check(actions)
         start = self.version
+        began = time.perf_counter()
         try:
             await self.store.append_actions(self.code, [(start + i, action_to_json(action))
-                                                        for i, action in enumerate(actions)])
-        except StoreError:
-            log.exception("table %s: could not store %d actions; nothing changed", self.code, len(actions))
+                                                        for i, action in enumerate(actions)], fence=self.fence)
+        except StoreError as error:
+            if not isinstance(error, FencedOut):
+                log.exception("table %s: could not store %d actions; nothing changed", self.code, len(actions))
+            self._fenced(error)
             raise
         assert self.version == start, "the state changed while its next action was being stored"
         for action in actions:
             self.state.apply(action)
+        METRICS.commit.observe(time.perf_counter() - began)
+        METRICS.actions.inc(len(actions))
 
     async def _changed(self) -> None:
         """After an accepted change: finish the game if it is over, tell everyone, plan on."""
@@ -686,7 +881,7 @@ class LiveTable:
             self.deadline.clear()
             self.bot_ready.clear()
             with contextlib.suppress(StoreError):
-                await self.store.set_status(self.code, FINISHED)
+                await self._write(self.store.set_status(self.code, FINISHED, fence=self.fence))
             self._release_bots()
             self.manager.finished(self)
         self.replan()  # first: the turn timer just started is part of what everyone is told
@@ -872,7 +1067,11 @@ class TableManager:
         """The bot levels people may choose: the installed ones and those the operator registered."""
         self.hint_level = config.hint_level or strongest_bot()
         self.stand_in_level = config.stand_in_level or ("basic" if "basic" in installed else "random")
-        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._loading: dict[str, asyncio.Future[TableRoom | None]] = {}
+        self.cluster: Cluster | None = None
+        """This process's part in a site of several processes (``--broker``), else ``None``."""
+        self.mirrors: dict[str, TableMirror] = {}
+        """The tables other processes own that this one holds connections to."""
         self.on_finished: list[Callable[[LiveTable], Any]] = []
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
@@ -886,10 +1085,13 @@ class TableManager:
         return make_bot(spec, seed=secrets.randbits(32))
 
     async def load(self) -> int:
-        """Bring back every stored table that is not finished; returns how many."""
+        """Bring back every stored table that is not finished; returns how many. (With several
+        processes, a table is brought back by the first process someone asks it of.)"""
+        if self.cluster is not None:
+            return 0
         stored = await asyncio.to_thread(self.store.load_tables, [WAITING, PLAYING])
         for item in stored:
-            table = self._rebuild(item)
+            table = self.rebuild(item)
             self.tables[table.code] = table
             if table.status == PLAYING:
                 for seat in table.seats:
@@ -916,11 +1118,15 @@ class TableManager:
         if not task.cancelled() and task.exception() is not None:
             log.error("a listener of finished games failed", exc_info=task.exception())
 
-    def _rebuild(self, item: StoredTable) -> LiveTable:
-        rules = Rules.from_json(item.row.rules)
+    @staticmethod
+    def rules_of(item: StoredTable) -> Rules:
+        return Rules.from_json(item.row.rules)
+
+    def rebuild(self, item: StoredTable, fence: int | None = None) -> LiveTable:
+        """The table as stored, owned by this process (with ``fence``: its fencing token)."""
         seats = [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in item.seats]
-        table = LiveTable(self, item.id, rules, TableSettings.from_json(item.row.settings), seats, item.row.status,
-                          item.row.created)
+        table = LiveTable(self, item.id, self.rules_of(item), TableSettings.from_json(item.row.settings), seats,
+                          item.row.status, item.row.created, fence)
         table.replay(item.actions)
         table.chat = item.chat[-CHAT_KEPT:]
         table.chat_count = table.chat[-1].id + 1 if table.chat else 0
@@ -928,10 +1134,11 @@ class TableManager:
             table.status = FINISHED
         return table
 
-    async def get(self, code: str) -> LiveTable | None:
-        """The table with this code, from memory or (a finished game) from the database."""
+    async def get(self, code: str) -> TableRoom | None:
+        """The table with this code, from memory or (a finished game) from the database; with
+        several processes, owned here or a mirror of its owner's."""
         code = normalize_code(code)
-        table = self.tables.get(code)
+        table: TableRoom | None = self.tables.get(code) or self.mirrors.get(code)
         if table is not None:
             return table
         if len(code) != CODE_LENGTH:
@@ -942,11 +1149,15 @@ class TableManager:
             pending = loop.create_future()
             self._loading[code] = pending
             try:
-                item = await asyncio.to_thread(self.store.load_table, code)
-                found = self._rebuild(item) if item is not None else None
-                if found is not None:
-                    self.tables[code] = found
-                    self.maybe_unload(found)
+                found: TableRoom | None
+                if self.cluster is not None:
+                    found = await self.cluster.open(code)
+                else:
+                    item = await asyncio.to_thread(self.store.load_table, code)
+                    found = self.rebuild(item) if item is not None else None
+                    if found is not None:
+                        self.tables[code] = found
+                        self.maybe_unload(found)
                 pending.set_result(found)
             except Exception as error:
                 pending.set_exception(error)
@@ -991,7 +1202,12 @@ class TableManager:
         created = time.time()
         await self.store.create_table(TableRow(code, created, status, rules.to_json(), settings.to_json()),
                                       [seat.row() for seat in seats])
-        table = LiveTable(self, code, rules, settings, seats, status, created)
+        fence = None
+        if self.cluster is not None:  # a new table belongs to the process that made it
+            if not await self.cluster.broker.acquire(code):
+                raise StoreError(f"table {code}: its lease is taken")
+            fence = await self.store.take_fence(code)
+        table = LiveTable(self, code, rules, settings, seats, status, created, fence)
         self.tables[code] = table
         if not any(seat.kind == OPEN for seat in seats):
             await table.start(None)
@@ -1008,16 +1224,30 @@ class TableManager:
 
     def maybe_unload(self, table: LiveTable) -> None:
         """Drop a finished table nobody watches from memory after a while (it stays stored)."""
-        if table.status != FINISHED or table.connections:
+        if table.status != FINISHED or table.connections or table.remote:
             return
 
         def unload() -> None:
-            if table.status == FINISHED and not table.connections and self.tables.get(table.code) is table:
-                table.close()
-                del self.tables[table.code]
+            if table.status == FINISHED and not table.connections and not table.remote \
+                    and self.tables.get(table.code) is table:
+                self.let_go(table)
 
         asyncio.get_running_loop().call_later(self.config.unload_after, unload)
+
+    def let_go(self, table: LiveTable) -> None:
+        """Stop running ``table`` in this process: unloaded, or owned by another process now.
+        Its connections are closed (they reconnect to wherever it is run)."""
+        table.close()
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+            if self.cluster is not None:
+                self.cluster.let_go(table)
+
+    def connection_count(self) -> int:
+        return sum(len(table.connections) for table in [*self.tables.values(), *self.mirrors.values()])
 
     def close(self) -> None:
         for table in self.tables.values():
             table.close()
+        for mirror in self.mirrors.values():
+            mirror.close()
