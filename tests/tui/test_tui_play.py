@@ -566,7 +566,7 @@ def test_needs_column_and_prompt(tmp_path):
 
 
 def test_secret_bids_are_revealed_in_the_log(tmp_path):
-    rules = preset("boerenbridge", players=3, max_size=2)
+    rules = preset("boerenbridge", players=4, max_size=2)
     session = PlaySession.new(rules, bots="random", seed=4, options=TableOptions(delay=0.0, window=0.0),
                               save_path=tmp_path / "b.json")
     app = PlayApp(session)
