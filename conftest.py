@@ -29,3 +29,11 @@ def data_dir(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     folder = tmp_path / "data"
     monkeypatch.setenv("OHHELL_DATA", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():  # type: ignore[no-untyped-def]
+    """A test that switches the language (``--lang`` on a command line it runs) leaves English
+    behind for the tests that follow."""
+    yield
+    set_language("en")

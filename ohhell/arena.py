@@ -259,7 +259,8 @@ def summarize(specs: Sequence[str], results: Sequence[DealResult]) -> list[BotSt
 
 def format_table(result: ArenaResult) -> str:
     """The result as a text table (translated headings)."""
-    headers = [_("bot"), _("score/hand"), _("95% CI"), _("score/game"), _("95% CI"), _("bids made"), _("wins")]
+    headers = [_("bot"), _("score/hand"), _("95% CI"), _("score/game"), _("95% CI"), _("bids made"),
+               _("wins/games")]
     rows = []
     for bot in result.bots:
         rows.append([
@@ -267,7 +268,7 @@ def format_table(result: ArenaResult) -> str:
             f"{bot.mean_hand:.2f}", f"[{bot.ci_hand[0]:.2f}, {bot.ci_hand[1]:.2f}]",
             f"{bot.mean_game:.1f}", f"[{bot.ci_game[0]:.1f}, {bot.ci_game[1]:.1f}]",
             f"{100 * bot.made_share:.1f}%",
-            f"{bot.wins:.2f} ({100 * bot.win_share:.1f}%)",
+            f"{bot.wins:.2f}".rstrip("0").rstrip(".") + f"/{bot.games} ({100 * bot.win_share:.1f}%)",
         ])
     widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
     lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
@@ -281,7 +282,9 @@ def format_table(result: ArenaResult) -> str:
                          "(the warnings above say why), so its figures are not its own.", bot.failed_games)
                 % {"bot": bot.name, "count": bot.failed_games, "games": bot.games}
                 for bot in result.bots if bot.failed_games]
-    return "\n".join([*lines, "", summary, *failures])
+    legend = _("wins/games: the games each bot won (a win shared by k players counts 1/k) of the games it "
+               "played, and that share in per cent.")
+    return "\n".join([*lines, "", summary, legend, *failures])
 
 
 def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:

@@ -85,6 +85,13 @@ def _localized(command: click.Command, ctx: click.Context) -> click.Command:
         source = item.__dict__.setdefault("_ohhell_help_source", default or item.help)
         if source:
             item.help = _(source)
+    for param in command.get_params(ctx):
+        if isinstance(param.type, click.Path):
+            # click names the kind of path ("File '…' does not exist.") when the option is made,
+            # in the language of that moment: name it again in the language now in force.
+            kind = param.type
+            kind.name = (_("file") if kind.file_okay and not kind.dir_okay
+                         else _("directory") if kind.dir_okay and not kind.file_okay else _("path"))
     return command
 
 
@@ -177,7 +184,10 @@ def replay(file: str, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(error.to_json(), ensure_ascii=False))
         else:
-            values = {"kind": error.kind, "hand": error.hand, "index": error.index, "message": error.message}
+            # People count from 1 (hand 1 is the first); the JSON keeps the record's 0-based indexes.
+            values = {"kind": error.kind, "message": error.message,
+                      "hand": None if error.hand is None else error.hand + 1,
+                      "index": None if error.index is None else error.index + 1}
             if error.hand is not None and error.index is not None:
                 text = _("%(kind)s: hand %(hand)d, position %(index)d: %(message)s") % values
             elif error.hand is not None:

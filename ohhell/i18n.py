@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import re
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
 DOMAIN: Final = "ohhell"
@@ -157,12 +158,12 @@ def current_language() -> str:
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _current[0].gettext(message)
+    return _template(_current[0].gettext(message))
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """Translate a message whose form depends on ``count``."""
-    return _current[0].ngettext(singular, plural, count)
+    return _template(_current[0].ngettext(singular, plural, count))
 
 
 def pgettext(context: str, message: str) -> str:
@@ -172,7 +173,138 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     """:func:`ngettext` with a context."""
-    return _current[0].npgettext(context, singular, plural, count)
+    return _template(_current[0].npgettext(context, singular, plural, count))
+
+
+def _template(text: str) -> str:
+    """A translation as the code fills it: in Kyrgyz, a text that the filled-in numbers may
+    need other case endings for (:class:`KyrgyzText`)."""
+    return KyrgyzText(text) if _current_language[0] == "ky" else text
+
+
+# ------------------------------------------------------------------ Kyrgyz case endings after numbers
+
+# The last word of a number as it is read (``15`` is "он беш": "беш" decides the ending).
+_KY_UNITS: Final = ("нөл", "бир", "эки", "үч", "төрт", "беш", "алты", "жети", "сегиз", "тогуз")
+_KY_TENS: Final = ("", "он", "жыйырма", "отуз", "кырк", "элүү", "алтымыш", "жетимиш", "сексен", "токсон")
+
+# Each case with its endings by the number's last sound (vowel, voiced or voiceless consonant, or a
+# nasal м н ң) and its vowel by harmony: an open vowel (а е о ө) or a close one (ы и у ү).
+_KY_CASES: Final = {
+    # case: (after a vowel, after a voiced consonant, after a voiceless one, after a nasal), open vowel?
+    "dative": (("г", "г", "к", "г"), True),
+    "ablative": (("д", "д", "т", "д"), True),
+    "locative": (("д", "д", "т", "д"), True),
+    "genitive": (("н", "д", "т", "д"), False),
+    "accusative": (("н", "д", "т", "д"), False),
+}
+_KY_OPEN: Final = {"а": "а", "ы": "а", "у": "а", "я": "а", "е": "е", "и": "е", "э": "е",
+                   "о": "о", "ё": "о", "ө": "ө", "ү": "ө"}
+_KY_CLOSE: Final = {"а": "ы", "ы": "ы", "я": "ы", "е": "и", "и": "и", "э": "и",
+                    "о": "у", "у": "у", "ё": "у", "ө": "ү", "ү": "ү"}
+_KY_VOICELESS: Final = set("пткфсшщчцх")
+_KY_NASAL: Final = set("мнң")
+_KY_VOWELS: Final = set(_KY_OPEN)
+
+
+def kyrgyz_number_word(number: int) -> str:
+    """The last word of ``number`` read in Kyrgyz, which decides its case endings.
+
+    >>> [kyrgyz_number_word(n) for n in (0, 3, 10, 15, 20, 100, 2000)]
+    ['нөл', 'үч', 'он', 'беш', 'жыйырма', 'жүз', 'миң']
+    """
+    number = abs(number)
+    if number == 0:
+        return _KY_UNITS[0]
+    if number % 10:
+        return _KY_UNITS[number % 10]
+    if number // 10 % 10:
+        return _KY_TENS[number // 10 % 10]
+    if number // 100 % 10:
+        return "жүз"
+    if number // 1000 % 1000:
+        return "миң"
+    if number // 1_000_000 % 1000:
+        return "миллион"
+    return "миллиард"
+
+
+def kyrgyz_number_ending(number: int, case: str) -> str:
+    """The ending of ``case`` (``dative``, ``ablative``, ``locative``, ``genitive``,
+    ``accusative``) written after the digits of ``number``: Kyrgyz chooses it by the last
+    sound of the number as it is read and by vowel harmony (``3кө``, ``5ке``, ``7ге``,
+    ``10го``, ``0дөн``).
+
+    >>> [f"{n}{kyrgyz_number_ending(n, 'dative')}" for n in (3, 5, 7, 9, 10, 20)]
+    ['3кө', '5ке', '7ге', '9га', '10го', '20га']
+    >>> f"0{kyrgyz_number_ending(0, 'ablative')}", f"6{kyrgyz_number_ending(6, 'genitive')}"
+    ('0дөн', '6нын')
+    """
+    consonants, open_vowel = _KY_CASES[case]
+    word = kyrgyz_number_word(number)
+    last = word[-1]
+    vowel = next(letter for letter in reversed(word) if letter in _KY_VOWELS)
+    if last in _KY_VOWELS:
+        consonant = consonants[0]
+    elif last in _KY_NASAL:
+        consonant = consonants[3]
+    elif last in _KY_VOICELESS:
+        consonant = consonants[2]
+    else:
+        consonant = consonants[1]
+    harmony = (_KY_OPEN if open_vowel else _KY_CLOSE)[vowel]
+    if case == "dative":
+        return consonant + harmony
+    if case in ("ablative", "genitive"):
+        return consonant + harmony + "н"
+    return consonant + harmony
+
+
+def _ending_forms() -> dict[str, str]:
+    """Every written form of every ending, with the case it belongs to."""
+    forms: dict[str, str] = {}
+    for case, (consonants, open_vowel) in _KY_CASES.items():
+        vowels = "аеоө" if open_vowel else "ыиуү"
+        for consonant in set(consonants):
+            for vowel in vowels:
+                tail = "н" if case in ("ablative", "genitive") else ""
+                forms.setdefault(consonant + vowel + tail, case)
+    return forms
+
+
+_KY_ENDINGS: Final = _ending_forms()
+# A number written in digits with a case ending right after it (``10га``, ``3-кө``), not a word
+# that merely follows it (``3 дана``).
+_NUMBER_ENDING: Final = re.compile(
+    r"(\d+)(-?)(" + "|".join(sorted(_KY_ENDINGS, key=len, reverse=True)) + r")(?![а-яөүңё])")
+
+
+def fix_kyrgyz_number_endings(text: str) -> str:
+    """``text`` with every case ending after a number in digits chosen for that number: a
+    translation is written with any form of the ending (``%(max)dга``), and the number filled
+    in decides (``10го``, ``3кө``).
+
+    >>> fix_kyrgyz_number_endings("0дөн 10га чейин, 3ге, 5ке")
+    '0дөн 10го чейин, 3кө, 5ке'
+    """
+    def fixed(match: re.Match[str]) -> str:
+        digits, hyphen, ending = match.groups()
+        return digits + hyphen + kyrgyz_number_ending(int(digits), _KY_ENDINGS[ending])
+
+    return _NUMBER_ENDING.sub(fixed, text)
+
+
+class KyrgyzText(str):
+    """A Kyrgyz translation that picks the case ending after each number when it is filled in
+    (``%`` or ``format``): the ending depends on the number (see :func:`kyrgyz_number_ending`)."""
+
+    __slots__ = ()
+
+    def __mod__(self, values: Any) -> str:
+        return fix_kyrgyz_number_endings(str.__mod__(self, values))
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return fix_kyrgyz_number_endings(str.format(self, *args, **kwargs))
 
 
 def N_(message: str) -> str:

@@ -30,10 +30,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from ohhell.actions import Bid, Deal, Declare, Draw, Play, ReportTricks, Scoresheet, make_bid, make_play
-from ohhell.cards import RED_JOKER, Card, card_name, parse_card, parse_suit, suit_letter
+from ohhell.cards import RED_JOKER, SUIT_NAMES, Card, card_name, parse_card, parse_suit, suit_letter
 from ohhell.errors import IllegalActionError, InvalidCardError, RecordError, RulesError
 from ohhell.game import Game, HandResult, Phase, State
-from ohhell.i18n import _
+from ohhell.i18n import _, message_card
 from ohhell.rules import Rules
 
 FORMAT: Final = "ohhell/1"
@@ -105,8 +105,10 @@ class _Replayer:
     state: State
     """The game as replayed so far."""
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: Any, explain: bool = True) -> None:
         self.data = data
+        self.explain = explain
+        """Whether a refused play may be explained as a wrong trump (off for the trial replays)."""
 
     def fail(self, kind: str, message: str, hand: int | None = None, index: int | None = None) -> RecordError:
         return RecordError(kind, message, hand, index)
@@ -154,7 +156,53 @@ class _Replayer:
         for index, hand in enumerate(hands):
             if index:
                 yield index, state
-            self._hand(state, index, hand)
+            try:
+                self._hand(state, index, hand)
+            except RecordError as error:
+                better = self._wrong_trump(error, index, hand) if self.explain else None
+                if better is None:
+                    raise
+                raise better from error
+
+    def _wrong_trump(self, error: RecordError, h: int, hand: Any) -> RecordError | None:
+        """A play refused because the tricks went to other seats than the record's may come from
+        a wrong turned card: it makes another suit trump, the tricks are won by others, and a later
+        card seems played by a seat that does not hold it. If the plays come out right with a card
+        of another suit turned up, the error is the trump's (``bad-trump``), not the play's."""
+        if error.kind != "illegal-play" or error.hand != h or not isinstance(hand, Mapping):
+            return None
+        given = hand.get("trump")
+        deal = hand.get("deal")
+        if not isinstance(given, str) or not isinstance(deal, list):
+            return None
+        try:
+            turned = parse_card(given)
+            dealt = {parse_card(text) for cards in deal for text in cards}
+        except (InvalidCardError, TypeError):
+            return None
+        if turned >= RED_JOKER:
+            return None
+        rules = Rules.from_json(self.data["rules"])
+        for suit in range(4):
+            if suit == turned // 13:
+                continue
+            spare = next((card for card in range(suit * 13, suit * 13 + 13)
+                          if rules.deck_mask >> card & 1 and card not in dealt), None)
+            if spare is None:
+                continue
+            hands = list(self.data["hands"])
+            hands[h] = {**hand, "trump": card_name(spare)}
+            try:
+                _Replayer({**self.data, "hands": hands[:h + 1]}, explain=False).run()
+            except RecordError as other:
+                if other.hand == h:
+                    continue
+            return self.fail("bad-trump", _("the tricks of this hand do not come out as played with %(trump)s as "
+                                            "trump (the turned card %(card)s): %(problem)s; with %(other)s as "
+                                            "trump they do. Is the turned card right?")
+                             % {"trump": _(SUIT_NAMES[turned // 13]), "card": message_card(turned),
+                                "problem": error.message, "other": _(SUIT_NAMES[suit])}, h)
+        return None
 
     def _cut(self, state: State, cut: Any, first_dealer: int) -> None:
         if not isinstance(cut, list):
@@ -175,16 +223,16 @@ class _Replayer:
         if not isinstance(hand, Mapping):
             raise self.fail("bad-format", _("each hand must be an object"), h)
         if state.is_terminal():
-            raise self.fail("bad-format", _("the game was over before hand %(hand)d") % {"hand": h}, h)
+            raise self.fail("bad-format", _("the game was over before hand %(hand)d") % {"hand": h + 1}, h)
         if state.phase != Phase.SHUFFLE:
             raise self.fail("bad-format", _("hand %(previous)d is not finished, yet hand %(hand)d follows it")
-                            % {"previous": h - 1, "hand": h}, h)
+                            % {"previous": h, "hand": h + 1}, h)
         if "dealer" in hand and hand["dealer"] != state.dealer:
             raise self.fail("bad-dealer", _("the dealer of hand %(hand)d is seat %(seat)d, not %(given)r")
-                            % {"hand": h, "seat": state.dealer, "given": hand["dealer"]}, h)
+                            % {"hand": h + 1, "seat": state.dealer, "given": hand["dealer"]}, h)
         if "size" in hand and (not _is_int(hand["size"]) or hand["size"] != state.hand_size):
             raise self.fail("bad-size", _("hand %(hand)d has %(size)d cards each, not %(given)r")
-                            % {"hand": h, "size": state.hand_size, "given": hand["size"]}, h)
+                            % {"hand": h + 1, "size": state.hand_size, "given": hand["size"]}, h)
         if "deal" in hand:
             self._deal(state, h, hand)
         else:
@@ -280,7 +328,7 @@ class _Replayer:
                 if state.phase == Phase.BIDDING:
                     raise self.fail("illegal-play", _("a card was played before every player had bid"), h, index)
                 raise self.fail("illegal-play", _("hand %(hand)d is over: it has no play %(index)d")
-                                % {"hand": h, "index": index}, h, index)
+                                % {"hand": h + 1, "index": index + 1}, h, index)
             declaration: bool | None = None
             if isinstance(text, str) and text.strip()[-1:] in ("+", "-") and len(text.strip()) > 1:
                 declaration = text.strip()[-1] == "+"

@@ -548,8 +548,9 @@ class Preset:
 
 
 PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
-    Preset("classic", N_("The canonical profile: down and up again, turned trump, hook, exact scoring."), {}),
-    Preset("up-and-down-the-river", N_("One card up to the most the deck allows; the last hand has no trump."),
+    Preset("classic", N_("The classic rules: down and up again, turned trump, hook, exact scoring."), {}),
+    Preset("up-and-down-the-river",
+           N_("From one card up to 15, 13, 10, 8 or 7 cards for 3 to 7 players; the last hand has no trump."),
            {"schedule": "up", "max_size": "river", "no_trump_last_hand": True}),
     Preset("blackout", N_("Classic with the simplest scoring, 10 + bid for an exact bid (an alias of classic)."),
            {}),

@@ -74,12 +74,18 @@ class ScoreSheet:
         if any(not str(name).strip() for name in names):
             raise ScoreError(_("every player needs a name"))
         self.rules = rules
-        self.names = [str(name).strip() for name in names]
-        base = record or {"format": FORMAT, "rules": rules.to_json(), "names": self.names,
+        cleaned = [str(name).strip() for name in names]
+        base = record or {"format": FORMAT, "rules": rules.to_json(), "names": cleaned,
                           "first_dealer": first_dealer, "hands": []}
         self._record: dict[str, Any] = copy.deepcopy(base)
+        self._record["names"] = cleaned
         self._history: list[dict[str, Any]] = []
         self.state = self._replay(self._record)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order (a copy; :meth:`rename` changes them)."""
+        return list(self._record["names"])
 
     # ------------------------------------------------------------------ reading
 
@@ -264,6 +270,12 @@ class ScoreSheet:
 
         self._change(change)
 
+    def rename(self, names: Sequence[str]) -> None:
+        """Give the players new names (in seat order; undone like any change). Every player needs
+        a name, and no two the same."""
+        cleaned = checked_names(names, self.rules.players)
+        self._change(lambda record: record.__setitem__("names", cleaned))
+
     @property
     def can_undo(self) -> bool:
         """Whether there is a change to take back."""
@@ -386,6 +398,30 @@ class ScoreSheet:
         return self.state.phase == Phase.TRICKS or (self.state.phase == Phase.BIDDING and not self.state.bid_order)
 
 
+def checked_names(names: Sequence[str], players: int | None = None) -> list[str]:
+    """The names of a new game or a renaming, without surrounding spaces; a :class:`ScoreError`
+    when one is empty, two are the same (whatever the case), or (with ``players``) there are not
+    that many.
+
+    >>> checked_names([" Ann", "Bob ", "Cy"])
+    ['Ann', 'Bob', 'Cy']
+    >>> checked_names(["Ann", "ann", "Bob"])
+    Traceback (most recent call last):
+    ...
+    ohhell.scorekeeper.ScoreError: two players may not have the same name: Ann, ann
+    """
+    cleaned = [str(name).strip() for name in names]
+    if players is not None and len(cleaned) != players:
+        raise ScoreError(_("%(n)d players need %(n)d names") % {"n": players})
+    if any(not name for name in cleaned):
+        raise ScoreError(_("every player needs a name"))
+    folded = [name.casefold() for name in cleaned]
+    twice = [name for name in cleaned if folded.count(name.casefold()) > 1]
+    if twice:
+        raise ScoreError(_("two players may not have the same name: %(names)s") % {"names": ", ".join(twice)})
+    return cleaned
+
+
 def _blank(value: Any) -> Any:
     return "" if value is None else value
 
@@ -459,10 +495,14 @@ class ScoreStore:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError as error:
             raise ScoreError(_("there is no saved game %(id)s") % {"id": sheet_id}) from error
-        except json.JSONDecodeError as error:
-            raise ScoreError(_("the saved game %(id)s is damaged: %(error)s") % {"id": sheet_id, "error": error}) \
-                from error
-        sheet = ScoreSheet.from_record(data["record"])
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ScoreError(_("the saved game %(id)s is damaged: %(path)s is not a scoresheet ohhell can read")
+                             % {"id": sheet_id, "path": path}) from error
+        record = data.get("record") if isinstance(data, dict) else None
+        if not isinstance(record, dict):
+            raise ScoreError(_("the saved game %(id)s is damaged: %(path)s is not a scoresheet ohhell can read")
+                             % {"id": sheet_id, "path": path})
+        sheet = ScoreSheet.from_record(record)
         undo = data.get("undo")
         if isinstance(undo, list):
             sheet.restore_undo([record for record in undo if isinstance(record, dict)])

@@ -95,3 +95,15 @@ def test_arena_command_json() -> None:
 def test_arena_command_usage_errors(args: list[str]) -> None:
     out = CliRunner().invoke(main, ["arena", *args, "--games", "1", "--no-progress"])
     assert out.exit_code == 2, out.output
+
+
+def test_the_table_says_what_the_wins_are_of() -> None:
+    from ohhell.arena import format_table
+
+    result = run_arena(preset("classic", players=3, max_size=2), ["random", "random", "basic"], games=2, seed=1)
+    table = format_table(result)
+    assert "wins/games" in table.splitlines()[0]
+    basic = next(bot for bot in result.bots if bot.name == "basic")
+    share = f"/{basic.games} ({100 * basic.win_share:.1f}%)"
+    assert share in table
+    assert "of the games it played" in table

@@ -107,3 +107,22 @@ def test_deal_with_knobs_and_bad_knobs(runner):
 def test_players_and_preset_are_not_knobs(runner):
     result = runner.invoke(main, ["deal", "--set", "players=5"])
     assert result.exit_code == 2 and "--players" in result.stderr
+
+
+def test_replay_text_errors_count_hands_and_positions_from_1_the_json_from_0(runner, tmp_path):
+    record = record_from_state(play_random_game(preset("classic", players=4), seed=2))
+    record["hands"][2]["bids"][1] = 99
+    path = write(tmp_path, record)
+    text = runner.invoke(main, ["replay", path])
+    assert text.exit_code == 1 and "illegal-bid: hand 3, position 2:" in text.output
+    data = json.loads(runner.invoke(main, ["replay", path, "--json"]).stdout)["error"]
+    assert (data["hand"], data["index"]) == (2, 1)
+
+
+def test_the_river_summary_says_the_largest_hands_the_schedule_deals(runner):
+    listed = runner.invoke(main, ["rules"]).output
+    line = next(line for line in listed.splitlines() if line.startswith("up-and-down-the-river"))
+    assert "up to 15, 13, 10, 8 or 7 cards for 3 to 7 players" in line
+    largest = [max(plan.size for plan in preset("up-and-down-the-river", players=n).hand_plans()) for n in range(3, 8)]
+    assert largest == [15, 13, 10, 8, 7]
+    assert "The classic rules:" in next(line for line in listed.splitlines() if line.startswith("classic "))

@@ -313,7 +313,7 @@ def test_replay_errors_are_whole_sentences(tmp_path: Path) -> None:
     path.write_text(json.dumps(record), encoding="utf-8")
     result = runner.invoke(main, ["--lang", "ru", "replay", str(path)])
     assert result.exit_code == 1
-    assert "illegal-bid: сдача 0, позиция 0: место 1 может заявить от 0 до 10, а не 99" in result.output
+    assert "illegal-bid: сдача 1, позиция 1: место 1 может заявить от 0 до 10, а не 99" in result.output
 
 
 def test_every_language_is_installed_with_the_package() -> None:
@@ -322,3 +322,150 @@ def test_every_language_is_installed_with_the_package() -> None:
     for language in TRANSLATED:
         assert (ROOT / "ohhell" / "locale" / language / "LC_MESSAGES" / "ohhell.mo").is_file()
         assert translations(language).gettext("Trump") != "Trump"
+
+
+# ----------------------------------------------------------------------------- placeholders, glossary, Kyrgyz
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_entry_keeps_the_placeholders_of_its_english(tool: ModuleType, language: str) -> None:
+    """Every entry of the catalog itself (not only the texts the source has now) has the
+    placeholders of its English text: the same ones, as often, of the same type."""
+    catalog = tool.read(tool.po_path(language), language)
+    problems = []
+    for message in catalog:
+        if not message.id:
+            continue
+        problems += [f"{message.id!r}: {problem}" for problem in tool.placeholder_problems(
+            message.id, message.string, tool.first_form_is_one_alone(catalog))]
+    assert problems == []
+
+
+def test_the_placeholder_check_finds_a_changed_placeholder(tool: ModuleType) -> None:
+    assert tool.placeholder_problems("%(n)d players", "%(n)s игроков")  # another type
+    assert tool.placeholder_problems("%(name)s and %(name)s", "%(name)s")  # once instead of twice
+    assert tool.placeholder_problems("Seat %(n)d", "Место %(m)d")  # another name
+    assert tool.placeholder_problems(("%(n)d card of %(size)d", "%(n)d cards of %(size)d"),
+                                     ["%(n)d карта", "%(n)d карты из %(size)d"])  # the size lost in a form
+    assert not tool.placeholder_problems("95% of %(n)d", "95% из %(n)d")
+
+
+GLOSSARY = ROOT / "docs" / "translations.md"
+
+
+def glossary(language: str) -> list[tuple[list[str], list[str], list[str]]]:
+    """The glossary table of ``language`` in docs/translations.md: for each row the English terms,
+    the checked stems and the words never to use."""
+    text = GLOSSARY.read_text(encoding="utf-8")
+    section = re.search(rf"^### .*\({language}\)\n(.*?)(?=^### |^## |\Z)", text, re.S | re.M)
+    assert section, f"docs/translations.md has no glossary for {language}"
+    rows = []
+    for line in section.group(1).splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] in ("English", "") or set(cells[0]) <= {"-"}:
+            continue
+        english, _words, checked, never = cells
+        terms = [term.strip() for term in re.sub(r"\(.*?\)", "", english).split(";") if term.strip()]
+        rows.append((terms, [stem.strip() for stem in checked.split(",") if stem.strip()],
+                     [word.strip() for word in never.split(",") if word.strip()]))
+    return rows
+
+
+def glossary_problems(language: str, catalog: Any) -> list[str]:
+    """Translations of ``catalog`` that do not follow the glossary of ``language``."""
+    rows = glossary(language)
+    checked = sorted(((term, stems) for terms, stems, _never in rows if stems for term in terms),
+                     key=lambda item: -len(item[0]))
+    never = [word for _terms, _stems, words in rows for word in words]
+    out = []
+    for message in catalog:
+        if not message.id or message.context:
+            continue
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        # Placeholders are not words: %(trump)s is filled in with a word of its own.
+        remaining = re.sub(r"%\(\w+\)[a-z]|\{\w+(?:![rsa])?\}", " ", english)
+        for term, stems in checked:
+            pattern = re.compile(rf"\b{re.escape(term)}(?:s|es|ed|ing)?\b", re.I)
+            if not pattern.search(remaining):
+                continue
+            remaining = pattern.sub(" ", remaining)
+            for text in strings:
+                lowered = text.lower()
+                if term.split()[-1] in text:  # the English word kept: a field of the record format
+                    continue
+                if not any(stem.lower() in lowered for stem in stems):
+                    out.append(f"{language}: {english!r}: {text!r} has no {'/'.join(stems)} for {term!r}")
+        for word in never:
+            # A whole word, or the start of one with a final * (трюк* is also трюки).
+            stem = word.rstrip("*")
+            pattern = rf"(?<!\w){re.escape(stem)}" + (r"\w*" if word.endswith("*") else r"(?!\w)")
+            for text in strings:
+                if re.search(pattern, text, re.I) and not re.search(pattern, english, re.I):
+                    out.append(f"{language}: {english!r}: {text!r} uses {word!r}")
+    return out
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalogs_follow_the_glossary(tool: ModuleType, language: str) -> None:
+    rows = glossary(language)
+    assert {"trick", "trump", "suit", "dealer", "joker"} <= {term for terms, stems, _never in rows if stems
+                                                             for term in terms}
+    problems = glossary_problems(language, tool.read(tool.po_path(language), language))
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_glossary_check_finds_a_stray_word(tool: ModuleType) -> None:
+    catalog = tool.read(tool.po_path("ru"), "ru")
+    catalog.get("You win the trick.").string = "Вы выиграли трюк."
+    catalog.get("Claim refused: the engine cannot prove that every remaining trick is yours.").string = \
+        "Отказано: движок не может доказать, что все оставшиеся взятки ваши."
+    problems = "\n".join(glossary_problems("ru", catalog))
+    assert "'You win the trick.'" in problems and "взят" in problems
+    assert "uses 'движок'" in problems
+    ro = tool.read(tool.po_path("ro"), "ro")
+    ro.get("Your hand").string = "Cărțile voastre"
+    assert "uses 'voastre'" in "\n".join(glossary_problems("ro", ro))
+
+
+KYRGYZ_ENDINGS = {  # the numbers 0 to 20 as Kyrgyz writes them with each case ending
+    "dative": "0гө 1ге 2ге 3кө 4кө 5ке 6га 7ге 8ге 9га 10го 11ге 12ге 13кө 14кө 15ке 16га 17ге 18ге 19га 20га",
+    "ablative": "0дөн 1ден 2ден 3төн 4төн 5тен 6дан 7ден 8ден 9дан 10дон 11ден 12ден 13төн 14төн 15тен 16дан "
+                "17ден 18ден 19дан 20дан",
+    "locative": "0дө 1де 2де 3тө 4тө 5те 6да 7де 8де 9да 10до 11де 12де 13тө 14тө 15те 16да 17де 18де 19да 20да",
+    "genitive": "0дүн 1дин 2нин 3түн 4түн 5тин 6нын 7нин 8дин 9дун 10дун 11дин 12нин 13түн 14түн 15тин 16нын "
+                "17нин 18дин 19дун 20нын",
+    "accusative": "0дү 1ди 2ни 3тү 4тү 5ти 6ны 7ни 8ди 9ду 10ду 11ди 12ни 13тү 14тү 15ти 16ны 17ни 18ди 19ду 20ны",
+}
+
+
+@pytest.mark.parametrize("case", sorted(KYRGYZ_ENDINGS))
+def test_kyrgyz_endings_after_numbers_follow_the_last_sound(case: str) -> None:
+    written = " ".join(f"{n}{i18n.kyrgyz_number_ending(n, case)}" for n in range(21))
+    assert written == KYRGYZ_ENDINGS[case]
+    # Whatever form a translation writes, the number filled in decides.
+    wrong = " ".join(f"{n}{KYRGYZ_ENDINGS[case].split()[3].removeprefix('3')}" for n in range(21))
+    assert i18n.fix_kyrgyz_number_endings(wrong) == KYRGYZ_ENDINGS[case]
+    assert [i18n.kyrgyz_number_word(n) for n in (30, 100, 115, 2000)] == ["отуз", "жүз", "беш", "миң"]
+
+
+def test_kyrgyz_messages_get_the_ending_of_the_number() -> None:
+    set_language("ky")
+    assert _("You may bid 0 to %(max)d.") % {"max": 10} == "0дөн 10го чейин заявка бере аласыз."
+    assert _("You may bid 0 to %(max)d.") % {"max": 3} == "0дөн 3кө чейин заявка бере аласыз."
+    assert _("You may bid 0 to %(max)d.") % {"max": 7} == "0дөн 7ге чейин заявка бере аласыз."
+    assert "3төн 7ге чейин" in _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r") % {
+        "low": 3, "high": 7, "value": 2}
+    assert i18n.fix_kyrgyz_number_endings("10 дана") == "10 дана"  # a word after a space is not an ending
+    set_language("ru")
+    assert type(_("You may bid 0 to %(max)d.")) is str  # other languages are left alone
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_help_texts_say_seed_in_the_language(language: str) -> None:
+    from ohhell.cli import main
+
+    runner = CliRunner()
+    for command in (["play", "--help"], ["deal", "--help"], ["suggest", "--help"]):
+        output = runner.invoke(main, ["--lang", language, *command]).output
+        assert "--seed" in output and "Seed" not in output and "seed'" not in output, output

@@ -285,3 +285,22 @@ def test_boerenbridge_record_with_simultaneous_bids_and_non_bidders():
     broken = copy.deepcopy(record)
     broken["hands"][late]["bids"][broken["hands"][late]["bids"].index(None)] = 1
     assert error_of(broken)[:2] == ("illegal-bid", late)
+
+
+def test_a_wrong_turned_card_is_reported_as_a_trump_problem():
+    """A turned card of another suit makes other tricks win: the record's next cards then seem
+    played by seats that do not hold them. The replay points at the trump (``bad-trump``, the
+    hand, no index), not at a play."""
+    state = play_random_game(preset("german-bridge", players=4), seed=3)
+    record = record_from_state(state)
+    assert record["hands"][1]["trump"] == "2S"
+    record["hands"][1]["trump"] = "3H"  # not dealt: a legal turned card, but hearts are not trump
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert (error.value.kind, error.value.hand, error.value.index) == ("bad-trump", 1, None)
+    assert "with hearts as trump" in error.value.message and "with spades as trump they do" in error.value.message
+    # A play that is wrong whatever the trump stays a play problem.
+    record = record_from_state(state)
+    hand = record["hands"][1]
+    hand["plays"][1], hand["plays"][5] = hand["plays"][5], hand["plays"][1]
+    assert error_of(record)[0] == "illegal-play"

@@ -76,3 +76,19 @@ def test_usage_problems_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(main, ["suggest", path, "--bot", "grandmaster"]).exit_code == 2
     assert runner.invoke(main, ["suggest", path, "--seat", "0"]).exit_code == 2
     assert runner.invoke(main, ["suggest", str(tmp_path / "missing.json")]).exit_code == 2
+
+
+def test_a_forced_move_says_why_and_a_seat_not_to_act_is_explained(tmp_path: Path) -> None:
+    record = record_from_state(play_random_game(preset("classic", players=4, max_size=4), seed=3))
+    hand = record["hands"][0]
+    last_trick = dict(record, hands=[dict(hand, plays=hand["plays"][:13])])  # one card left each
+    out = CliRunner().invoke(main, ["suggest", _write(tmp_path, last_trick), "--bot", "basic"])
+    assert out.exit_code == 0, out.output
+    assert "It is the only card left in the hand." in out.output
+    early = _partial(bids=2, plays=0)
+    state = state_from_record(early)
+    other = (state.turn + 1) % 4
+    out = CliRunner().invoke(main, ["suggest", _write(tmp_path, early), "--seat", str(other)])
+    assert out.exit_code == 2
+    assert f"seat {other} is not to act in this position: seat {state.turn} is, to bid." in out.output
+    assert "Leave out --seat" in out.output

@@ -16,10 +16,10 @@ import click
 
 from ohhell.actions import Bid, Declare, Play, action_to_json
 from ohhell.bots import Budget, Suggestion, make_bot
-from ohhell.cards import HIDDEN_CARD
+from ohhell.cards import HIDDEN_CARD, SUIT_NAMES
 from ohhell.game import State
 from ohhell.i18n import N_, _, display_card
-from ohhell.views import seat_view
+from ohhell.views import SeatView, seat_view
 
 
 def seat_to_act(state: State) -> int | None:
@@ -41,7 +41,7 @@ def suggest_for_state(state: State, bot_spec: str = "strong", seat: int | None =
         if seat is None:
             raise ValueError(_("nobody is to act in this position"))
     elif seat not in state.actors():
-        raise ValueError(_("seat %(seat)d cannot act in this position") % {"seat": seat})
+        raise ValueError(_not_to_act(state, seat))
     bot = make_bot(bot_spec, seed=seed, budget=budget)
     try:
         view = seat_view(state, seat)
@@ -57,6 +57,41 @@ def suggest_for_state(state: State, bot_spec: str = "strong", seat: int | None =
         bot.close()
 
 
+def _not_to_act(state: State, seat: int) -> str:
+    """Why ``seat`` gets no advice here, and how to get some."""
+    if not 0 <= seat < state.num_players:
+        return _("there is no seat %(seat)d: the seats are 0 to %(last)d") % {"seat": seat,
+                                                                              "last": state.num_players - 1}
+    turn = seat_to_act(state)
+    if turn is None:
+        return _("nobody is to act in this position")
+    doing = {"BIDDING": _("to bid"), "PLAYING": _("to play a card"), "DECLARING": _("to declare a joker")}.get(
+        state.phase.name, _("to act"))
+    return _("seat %(seat)d is not to act in this position: seat %(turn)d is, %(doing)s. Leave out --seat for "
+             "seat %(turn)d's advice, or give the record up to the moment seat %(seat)d is to act.") % {
+        "seat": seat, "turn": turn, "doing": doing}
+
+
+def forced_reason(view: SeatView, action: object) -> str:
+    """Why an action is the only one the rules allow (``ohhell suggest`` says so rather than
+    show estimates of a choice there is not)."""
+    if isinstance(action, Play):
+        if len(view.hand) == 1:
+            return _("It is the only card left in the hand.")
+        if view.trick_suit is not None and view.current_trick:
+            same = [card for card in view.hand if card < 52 and card // 13 == view.trick_suit]
+            if len(same) == 1 and action.card in same:
+                return _("It is the only %(suit)s in the hand, and the suit led must be followed.") % {
+                    "suit": _(SUIT_NAMES[view.trick_suit])}
+            if not same and view.trump is not None and view.rules.must_trump:
+                return _("The hand has no %(suit)s and must trump: it is the only trump.") % {
+                    "suit": _(SUIT_NAMES[view.trick_suit])}
+        return _("It is the only card the rules allow now.")
+    if isinstance(action, Bid):
+        return _("It is the only bid the rules allow now.")
+    return _("It is the only move the rules allow now.")
+
+
 def describe_action(action: object) -> str:
     """The action in words."""
     if isinstance(action, Bid):
@@ -70,9 +105,13 @@ def describe_action(action: object) -> str:
     return str(action)
 
 
-def format_suggestion(seat: int, suggestion: Suggestion) -> str:
-    """The suggestion as lines of text for a person."""
+def format_suggestion(seat: int, suggestion: Suggestion, view: SeatView | None = None) -> str:
+    """The suggestion as lines of text for a person (with ``view``, a forced move says why)."""
     lines = [_("Seat %(seat)d: %(action)s") % {"seat": seat, "action": describe_action(suggestion.action)}]
+    if suggestion.kind == "only legal action" or (view is not None and len(view.legal_actions) == 1):
+        lines.append(forced_reason(view, suggestion.action) if view is not None
+                     else _("It is the only move the rules allow now."))
+        return "\n".join(lines)
     estimates = suggestion.estimates
     if estimates and suggestion.kind == "probability of making the bid":
         lines.append(_("Chance of making the bid:"))
@@ -159,7 +198,7 @@ def suggest(record: str, bot_spec: str, seat: int | None, seed: int, iterations:
     if as_json:
         click.echo(json.dumps(suggestion_json(chosen_seat, result), ensure_ascii=False))
     else:
-        click.echo(format_suggestion(chosen_seat, result))
+        click.echo(format_suggestion(chosen_seat, result, seat_view(state, chosen_seat)))
 
 
 __all__ = ["describe_action", "format_suggestion", "seat_to_act", "suggest", "suggest_for_state"]

@@ -64,6 +64,9 @@ if typing.TYPE_CHECKING:
 
 log = logging.getLogger("ohhell.server")
 
+TableRecord = tuple[str, dict[str, Any]]
+"""A table's code and its ``ohhell/1`` record."""
+
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 16384
 """The largest HTTP request body the API reads."""
@@ -405,35 +408,40 @@ async def api_join(request: Request) -> Response:
     return JSONResponse({"code": table.code, "seat": index, "token": token})
 
 
-async def api_record(request: Request) -> Response:
-    """The ``ohhell/1`` record: the whole game once over, else its finished hands."""
+async def _table_record(request: Request) -> tuple[TableRecord, str] | Response:
+    """The table of the request and its record (with the fairness of the revealed hands), or
+    the error response: no such table, or no hand to show yet."""
     table = await _table(request)
     language = _language(request)
     if table is None:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
         try:
-            record = await table.full_record()
+            return (table.code, await table.full_record()), language
         except OhHellError as error:
             return _error(409, str(error))
+
+
+async def api_record(request: Request) -> Response:
+    """The ``ohhell/1`` record: the whole game once over, else its finished hands."""
+    found = await _table_record(request)
+    if isinstance(found, Response):
+        return found
+    (code, record), _language_used = found
     return Response(json.dumps(record, ensure_ascii=False, indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="ohhell-{table.code}.json"'})
+                    headers={"Content-Disposition": f'attachment; filename="ohhell-{code}.json"'})
 
 
 async def api_verify(request: Request) -> Response:
     """Each finished hand of a table checked as ``ohhell verify`` checks a record: were its
     cards dealt from the committed seed and the players' contributions?"""
-    table = await _table(request)
-    language = _language(request)
-    if table is None:
-        return _error(404, _t(language, N_("There is no table with that code.")))
+    found = await _table_record(request)
+    if isinstance(found, Response):
+        return found
+    (code, record), language = found
     with speaking(language):
-        try:
-            record = await table.full_record()
-        except OhHellError as error:
-            return _error(409, str(error))
-        verdicts = verify_record(record, scope=table.code)
-        return JSONResponse({"code": table.code, "hands": [verdict.to_json() for verdict in verdicts],
+        verdicts = verify_record(record, scope=code)
+        return JSONResponse({"code": code, "hands": [verdict.to_json() for verdict in verdicts],
                              "verified": bool(verdicts) and all(verdict.verified for verdict in verdicts)})
 
 

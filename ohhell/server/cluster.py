@@ -310,8 +310,11 @@ class Cluster:
             mirror.heard = asyncio.get_running_loop().time()
             if int(event.get("to", 0)) > mirror.version:
                 self.spawn(mirror.update({"to": event["to"]}))
-        elif kind == "gone":
-            mirror.heard = 0.0  # look at the lease at the next beat
+        elif kind == "gone":  # the owner let the table go: look at the lease at the next beat
+            if mirror.connections:
+                mirror.heard = 0.0
+            else:
+                self.drop_mirror(mirror)
 
     def _reconnected(self) -> None:
         """The link to Redis is back: messages may have been lost; every mirror catches up."""
@@ -360,7 +363,7 @@ class Cluster:
                 self.drop_mirror(mirror)
                 continue
             self.report_presence(mirror)
-            if now - mirror.heard > OWNER_SILENT:
+            if now - mirror.heard > OWNER_SILENT and mirror.connections:
                 await self._take_over_if_free(mirror)
 
     async def _take_over_if_free(self, mirror: TableMirror) -> bool:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ohhell.fairness import FairTable
 from ohhell.rules import Rules
-from ohhell.server.protocol import ClientMessage, ProtocolError
+from ohhell.server.protocol import ClientMessage
 from ohhell.server.store import ChatLine, SeatRow
 from ohhell.server.tables import (
     CHAT_KEPT,
@@ -86,21 +86,11 @@ class TableMirror(TableRoom):
 
     async def attach(self, conn: Connection, token: str | None, name: str | None = None,
                      message_id: Any = None) -> None:
-        seat: int | None = None
-        if token:
+        seat = self.seat_of_token(token) if token else None
+        if token and seat is None:  # a seat taken a moment ago, whose news is still on its way: look
+            await self.reload_seats()
             seat = self.seat_of_token(token)
-            if seat is None:  # a seat taken a moment ago, whose news is still on its way: look
-                await self.reload_seats()
-                seat = self.seat_of_token(token)
-            if seat is None:
-                raise ProtocolError("bad-token", message_id=message_id)
-        if len(self.connections) >= self.config.max_connections_per_table:
-            raise ProtocolError("full", message_id=message_id)
-        conn.seat, conn.table = seat, self
-        conn.name = name if seat is None else None
-        self.connections.add(conn)
-        if seat is not None:
-            self.seats[seat].connections.add(conn)
+        self._admit(conn, seat, token, name, message_id)
         self.idle_since = None
         self.welcome(conn)
         self.broadcast()

@@ -487,6 +487,21 @@ class TableRoom:
         for conn in connections:
             conn.send_state(views[conn.seat], shared)
 
+    def _admit(self, conn: Connection, seat: int | None, token: str | None, name: str | None,
+               message_id: Any) -> int | None:
+        """Let a connection in (``seat``: the seat its ``token`` holds, ``None`` for a spectator),
+        or refuse it: a token that holds no seat, or a table with too many connections."""
+        if token and seat is None:
+            raise ProtocolError("bad-token", message_id=message_id)
+        if len(self.connections) >= self.config.max_connections_per_table:
+            raise ProtocolError("full", message_id=message_id)
+        conn.seat, conn.table = seat, self
+        conn.name = name if seat is None else None
+        self.connections.add(conn)
+        if seat is not None:
+            self.seats[seat].connections.add(conn)
+        return seat
+
     def welcome(self, conn: Connection) -> None:
         """The first message of a connection that said hello: who it is, the rules, the recent chat."""
         with speaking(conn.language):
@@ -629,19 +644,8 @@ class LiveTable(TableRoom):
                      message_id: Any = None) -> None:
         """Add a connection (with a seat's token, or as a spectator called ``name``) and send it
         everything: the welcome with the recent chat, then the whole state."""
-        seat: int | None = None
-        if token:
-            seat = self.seat_of_token(token)
-            if seat is None:
-                raise ProtocolError("bad-token", message_id=message_id)
-        if len(self.connections) >= self.config.max_connections_per_table:
-            raise ProtocolError("full", message_id=message_id)
-        conn.seat, conn.table = seat, self
-        conn.name = name if seat is None else None
-        self.connections.add(conn)
+        seat = self._admit(conn, self.seat_of_token(token) if token else None, token, name, message_id)
         if seat is not None:
-            place = self.seats[seat]
-            place.connections.add(conn)
             self._back(seat)
         self.welcome(conn)
         self.replan()  # someone is here: a paused game goes on
@@ -1334,16 +1338,23 @@ class TableManager:
         return successor.code
 
     def maybe_unload(self, table: LiveTable) -> None:
-        """Drop a finished table nobody watches from memory after a while (it stays stored)."""
-        if table.status != FINISHED or table.connections or table.remote:
+        """Drop a table nobody is connected to from memory after a while — a finished game, or
+        one that everybody left (it is paused: nothing would happen at it anyway). It stays
+        stored, and comes back as it was the next time someone asks for it."""
+        if not self._idle(table):
             return
 
         def unload() -> None:
-            if table.status == FINISHED and not table.connections and not table.remote \
-                    and self.tables.get(table.code) is table:
+            if self._idle(table) and self.tables.get(table.code) is table:
+                log.info("table %s: nobody came back; unloaded (it stays stored)", table.code)
                 self.let_go(table)
 
         asyncio.get_running_loop().call_later(self.config.unload_after, unload)
+
+    @staticmethod
+    def _idle(table: LiveTable) -> bool:
+        nobody = not table.connections and not any(p.seats or p.spectators for p in table.remote.values())
+        return nobody and table.status in (FINISHED, PLAYING)
 
     def let_go(self, table: LiveTable) -> None:
         """Stop running ``table`` in this process: unloaded, or owned by another process now.

@@ -27,7 +27,7 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
 @click.command(help=N_("Play Oh Hell against bots in the terminal.\n\n"
                        "The game is saved when you quit (Esc or Ctrl+Q) and after every hand; resume it with "
                        "--resume. Keys: ←/→ or a rank letter pick a card, digits pick a bid, Enter plays or bids, "
-                       "h hint, c claim, u take back, s speed, x export, r rules, ? keys."))
+                       "h hint, c claim, u take back, p scores, s speed, x export, r rules, ? keys."))
 @click.option("--preset", "preset_name", default="classic", show_default=True,
               help=N_("Preset name (see ohhell rules)."))
 @click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Players, you included."))
@@ -123,7 +123,8 @@ def play(preset_name: str, players: int, bots: str | None, seed: int | None, res
 def score(preset_name: str, players: int | None, names: str | None, first_dealer: int,
           settings: tuple[str, ...], resume: str | None, list_games: bool) -> None:
     """Keep score of a game played with real cards (the help text is above, translated)."""
-    from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore
+    from ohhell.rules import MAX_PLAYERS_REAL_CARDS, MIN_PLAYERS
+    from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore, checked_names
     from ohhell.tui.score_app import run_score
 
     store = ScoreStore()
@@ -157,6 +158,15 @@ def score(preset_name: str, players: int | None, names: str | None, first_dealer
         if players is not None and players != count:
             raise click.BadParameter(_("%(n)d names for %(players)d players") % {"n": count, "players": players},
                                      param_hint="--names")
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS_REAL_CARDS:
+            raise click.BadParameter(ngettext("give %(min)d to %(max)d names, one per player (%(n)d name given)",
+                                              "give %(min)d to %(max)d names, one per player (%(n)d names given)",
+                                              count) % {"min": MIN_PLAYERS, "max": MAX_PLAYERS_REAL_CARDS, "n": count},
+                                     param_hint="--names")
+        try:
+            seats = checked_names(seats)
+        except ScoreError as error:
+            raise click.BadParameter(str(error), param_hint="--names") from error
         extra: dict[str, Any] = {"real_cards": True} if count > 7 else {}
         rules = _rules(preset_name, count, settings, **extra)
         if not 1 <= first_dealer <= count:
@@ -167,4 +177,6 @@ def score(preset_name: str, players: int | None, names: str | None, first_dealer
             raise click.ClickException(str(error)) from error
         sheet_id = store.new_id()
         store.save(sheet_id, sheet)
-    run_score(store, sheet, sheet_id, defaults={"preset": preset_name, "players": players or 4})
+    left = run_score(store, sheet, sheet_id, defaults={"preset": preset_name, "players": players or 4})
+    if left:
+        click.echo(_("The game is saved. Go on with it with: ohhell score --resume %(id)s") % {"id": left})

@@ -9,8 +9,14 @@ Keys: ←/→ or a rank (``a k q j t 9 … 2``) pick a card, Enter plays it; dig
 Enter bids (and changes it while the bid-change window is open); ``h`` asks a bot for a
 hint, ``c`` claims the remaining tricks, ``u`` takes back your last card (when the table
 allows it), ``s`` changes the bots' speed, ``x`` exports the record, ``r`` shows the rules,
-``?`` the keys, Esc saves and quits. The mouse works too: click a card or a bid to select
-it, click it again to play it.
+``p`` the score sheet of the hands so far, ``?`` the keys; Esc asks before it saves and quits
+(Ctrl+Q does not ask). The mouse works too: click a card or a bid to select it, click it again
+to play it.
+
+The screen fits terminals down to 80 × 24 with seven players: on a short terminal the hand is
+drawn without its marker line and the log and the hand keep only a top border; narrower than
+the drawn trick, the trick's cards close up; below the smallest size it says how large the
+terminal must be (:func:`minimum_size`).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
 from ohhell.actions import Action, Bid, Declare, Play
 from ohhell.bots import Suggestion
@@ -39,8 +45,11 @@ from ohhell.errors import IllegalActionError
 from ohhell.explain import describe_rules
 from ohhell.i18n import _, cards_shown_as_seen, estimate_kind, level_name, ngettext, show_cards_as_seen
 from ohhell.record import dump_record
+from ohhell.rules import Rules
 from ohhell.tui.chart import line_chart, player_colour
-from ohhell.tui.render import card_label, card_text, rank_keys
+from ohhell.tui.dialogs import ConfirmScreen, watch_size
+from ohhell.tui.messages import file_problem, refusal
+from ohhell.tui.render import card_label, card_text, rank_key_list, rank_keys
 from ohhell.tui.session import (
     SPEEDS,
     BotTask,
@@ -49,27 +58,59 @@ from ohhell.tui.session import (
     estimate_label,
     speed_label,
 )
-from ohhell.tui.widgets import Choice, ChoiceBar, HandWidget, players_table, table_panel
+from ohhell.tui.widgets import Choice, ChoiceBar, HandWidget, KeyBar, fit, keys_table, players_table, table_panel
 from ohhell.views import HandSummary, SeatView
 
 TRICK_PAUSE_FACTOR = 2.0
 """A finished trick stays in view this many bot delays before the next lead."""
+
+ROOMY_HEIGHT = 30
+"""From this many lines the hand has its ▲ marker line and the log and the hand their full borders."""
+
+PLAYERS_WIDTH = 38
+"""Columns of the players' panel (with its border) on a terminal narrower than 95 columns."""
+
+
+def middle_height(players: int) -> int:
+    """Lines of the players' and table panels: a line per player, the header and the sum of the
+    bids (two lines on a narrow terminal); the table needs 8 (trump, "this trick", the cards,
+    the names, the last trick on up to two lines); each has a border."""
+    return max(8, players + 3) + 2
+
+
+def minimum_size(rules: Rules) -> tuple[int, int]:
+    """The smallest terminal ``(columns, lines)`` the game needs for ``rules``' players: the
+    players' panel beside a trick of drawn cards, and the status line, the panels, three lines
+    of log, the hand (with its top border), the prompt (two lines), the bids and the keys.
+
+    >>> from ohhell.rules import preset
+    >>> minimum_size(preset("classic", players=7)), minimum_size(preset("classic", players=4))
+    ((80, 24), (70, 22))
+    """
+    players = rules.players
+    width = max(70, PLAYERS_WIDTH + 4 + 5 * players + 3)
+    height = 1 + middle_height(players) + 3 + 4 + 2 + 1 + 1
+    return width, max(height, 22)
 
 
 class PlayApp(App[str | None]):
     """The game against bots. ``run()`` returns the path of the save file (or ``None``)."""
 
     TITLE = "ohhell"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
-    Screen { layout: vertical; }
+    Screen { layout: vertical; overflow: hidden; }
     #status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
     #middle { height: 10; }
     #players { width: 40%; min-width: 38; max-width: 50; height: 100%; border: round $primary; padding: 0 1; }
     #table { width: 1fr; height: 100%; border: round $primary; padding: 0 1; }
-    #log { height: 1fr; min-height: 3; border: round $secondary; padding: 0 1; }
+    #log { height: 1fr; min-height: 3; border: round $secondary; padding: 0 1; overflow-x: hidden; }
     #hand-box { height: auto; border: round $accent; padding: 0 1; }
     #prompt { height: auto; min-height: 1; padding: 0 1; }
     #choices { height: 1; padding: 0 1; }
+    GameScreen.-short #log { border: none; border-top: round $secondary; min-height: 2; }
+    GameScreen.-short #hand-box { border: none; border-top: round $accent; }
+    GameScreen.-narrow #players { width: 38; min-width: 38; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -88,6 +129,13 @@ class PlayApp(App[str | None]):
         self._cards_were_shown_as_seen = cards_shown_as_seen()
         show_cards_as_seen()
         self.push_screen(GameScreen(self.session))
+        self.call_after_refresh(self._check_size)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def _check_size(self) -> None:
+        watch_size(self, minimum_size(self.session.rules))
 
     def on_unmount(self) -> None:
         show_cards_as_seen(self._cards_were_shown_as_seen)
@@ -96,7 +144,8 @@ class PlayApp(App[str | None]):
         try:
             self.saved_path = self.session.save()
         except OSError as error:
-            self.notify(_("The game could not be saved: %(error)s") % {"error": error}, severity="error")
+            self.notify(_("The game could not be saved: %(error)s") % {"error": file_problem(error)},
+                        severity="error")
             return None
         return self.saved_path
 
@@ -129,12 +178,16 @@ class GameScreen(Screen[None]):
         Binding("c", "claim", _("Claim")),
         Binding("u", "take_back", _("Take back")),
         Binding("backspace", "take_back", show=False),
+        Binding("p", "scores", _("Scores")),
         Binding("s", "speed", _("Speed")),
         Binding("x", "export", _("Export")),
         Binding("r", "rules", _("Rules")),
         Binding("question_mark", "help", _("Keys")),
         Binding("escape", "quit", _("Save & quit")),
     ]
+    KEY_PRIORITY: ClassVar[tuple[str, ...]] = (
+        "confirm", "quit", "help", "hint", "take_back", "scores", "claim", "rules", "speed", "export")
+    """The keys the key bar keeps when it is narrow, most important first (``?`` lists them all)."""
 
     def __init__(self, session: PlaySession) -> None:
         super().__init__()
@@ -144,6 +197,8 @@ class GameScreen(Screen[None]):
         self._hands_shown = len(session.state.finished_hands)
         self._bid_buffer = ""
         self._bid_typed_at = 0.0
+        self._refused: str | None = None
+        """Why the number typed last cannot be bid: Enter repeats it rather than bid another number."""
         self._message: Text | None = None
         self._hinting = False
         self._summary_open = False
@@ -157,25 +212,42 @@ class GameScreen(Screen[None]):
         with Horizontal(id="middle"):
             yield Static(id="players")
             yield Static(id="table")
-        yield RichLog(id="log", max_lines=200, wrap=True, markup=False)
+        log = RichLog(id="log", max_lines=200, wrap=True, markup=False)
+        log.can_focus = False  # the screen takes every key (Home and End pick a card, not scroll the log)
+        yield log
         with Vertical(id="hand-box"):
             yield HandWidget(id="hand")
         yield Static(id="prompt")
         yield ChoiceBar(id="choices")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#players").border_title = _("Players")
         self.query_one("#table").border_title = _("Table")
         self.query_one("#log").border_title = _("Game")
         self.query_one("#hand-box").border_title = _("Your hand")
-        # Room for every player, the header and the sum of bids; the trick needs 8 lines.
-        self.query_one("#middle").styles.height = max(10, self.session.rules.players + 5)
+        self._fit_layout()
         log = self.query_one(RichLog)
         state = self.session.state
         if state.history:
             log.write(_("Game resumed: hand %(hand)d.") % {"hand": state.hand_index + 1})
         self.call_after_refresh(self.tick)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._fit_layout()
+        self.call_after_refresh(self.refresh_view)
+
+    def _fit_layout(self) -> None:
+        """Fit the panels to the terminal: a short one draws the hand without its marker line
+        and gives the log and the hand a top border only; a narrow one a narrower players'
+        panel."""
+        size = self.app.size
+        short = size.height < ROOMY_HEIGHT
+        self.set_class(short, "-short")
+        self.set_class(size.width < 95, "-narrow")
+        self.hand.compact = short
+        self.hand.styles.height = 3 if short else 4
+        self.query_one("#middle").styles.height = middle_height(self.session.rules.players)
 
     @property
     def hand(self) -> HandWidget:
@@ -323,9 +395,12 @@ class GameScreen(Screen[None]):
         state = session.state
         names = session.names
         text = Text(describe_action(action, names, session.human))
-        if isinstance(action, Bid) and state.rules.bidding == "simultaneous" and action.seat != session.human:
+        secret = isinstance(action, Bid) and state.rules.bidding == "simultaneous"
+        if isinstance(action, Bid) and secret and action.seat != session.human:
             text = Text(_("%(name)s has bid.") % {"name": names[action.seat]})
         self.write(text)
+        if secret and state.phase.name != "BIDDING" and len(state.finished_hands) == hands_before:
+            self.write(Text(self._bids_revealed(), style="bold"))
         if len(state.finished_hands) > hands_before:
             result = state.finished_hands[-1]
             # The last card of a hand ends its last trick: whoever's count grew won it.
@@ -335,6 +410,13 @@ class GameScreen(Screen[None]):
             self.write(Text(_("Hand %(hand)d is over.") % {"hand": result.index + 1}, style="bold"))
         elif len(state.trick_winners) > tricks_before:
             self.write(self._trick_won(state.trick_winners[-1]))
+
+    def _bids_revealed(self) -> str:
+        """The line of the log when secret bids are shown: every bid, in seat order."""
+        names = self.session.names
+        bids = self.session.state.bids
+        listed = ", ".join(f"{names[seat]} {bid}" for seat, bid in enumerate(bids) if bid is not None)
+        return _("Bids revealed: %(bids)s.") % {"bids": listed}
 
     def _trick_won(self, winner: int) -> Text:
         if winner == self.session.human:
@@ -348,12 +430,15 @@ class GameScreen(Screen[None]):
         view = session.view()
         thinking = self._busy.seat if self._busy is not None and self._busy.kind == "choose" else None
         self.query_one("#status", Static).update(self._status_text(view))
-        self.query_one("#players", Static).update(players_table(view, thinking))
-        self.query_one("#table", Static).update(table_panel(view))
+        players = self.query_one("#players", Static)
+        players.update(players_table(view, thinking, width=players.content_size.width or None))
+        table = self.query_one("#table", Static)
+        table.update(table_panel(view, width=table.content_size.width or None))
         turn = session.human_turn()
         legal_cards = [a.card for a in view.legal_actions if isinstance(a, Play)]
         self.hand.set_hand(view.hand, legal_cards, turn == "play")
         self._update_choices(view, turn)
+        self.choices.display = bool(self.choices.choices)  # no empty line while the cards are played
         self.query_one("#prompt", Static).update(self._prompt(view, turn, thinking))
         self.refresh_bindings()
 
@@ -410,10 +495,13 @@ class GameScreen(Screen[None]):
                 text.append(" " + _("As the dealer you may not bid %(bid)d: the bids would add up to %(size)d.")
                             % {"bid": view.forbidden_bid, "size": view.hand_size}, style="yellow")
         elif turn == "play":
-            text.append(_("Your turn: pick a card (←/→ or its rank a k q j t 9 … 2) and press Enter."),
-                        style="bold")
+            text.append(_("Your turn: pick a card (←/→ or its rank %(keys)s) and press Enter.")
+                        % {"keys": rank_key_list()}, style="bold")
             if view.blind:
                 text = Text(_("You cannot see your card: press Enter to play it."), style="bold")
+            need = self._need_text(view)
+            if need:
+                text.append(" " + need, style="cyan")
         elif turn == "declare":
             text.append(_("You played the first joker: declare it high or low (←/→, Enter)."), style="bold")
         elif session.human_may_change_bid():
@@ -426,11 +514,27 @@ class GameScreen(Screen[None]):
                             % {"bid": own})
         elif thinking is not None:
             text.append(_("%(name)s is thinking…") % {"name": names[thinking]}, style="dim")
+            need = self._need_text(view)
+            if need and view.phase.name == "PLAYING":
+                text.append(" " + need, style="dim cyan")
         elif view.turn is not None and view.turn != session.human:
             text.append(_("Waiting for %(name)s.") % {"name": names[view.turn]}, style="dim")
         elif view.phase.name == "BIDDING" and view.bids[session.human] is not None:
             text.append(_("Waiting for the other bids."), style="dim")
         return text
+
+    def _need_text(self, view: SeatView) -> str:
+        """What you still need to make your bid, once the bids are in."""
+        bid = view.bids[self.session.human]
+        if bid is None or not view.bidding_complete:
+            return ""
+        need = bid - view.tricks_won[self.session.human]
+        if need > 0:
+            return ngettext("You need %(count)d more trick.", "You need %(count)d more tricks.", need) % {
+                "count": need}
+        if need == 0:
+            return _("You have your bid: every further trick breaks it.")
+        return _("You have taken more tricks than you bid.")
 
     def show_error(self, message: str) -> None:
         self._message = Text("✗ " + message, style="bold red")
@@ -443,14 +547,15 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------------ your actions
 
-    def _act(self, action: Any, *args: Any) -> None:
+    def _act(self, action: Any, *args: Any, attempt: Bid | Play | None = None) -> None:
         session = self.session
         before = self._counts()
         history_before = len(session.state.history)
+        view = session.view()
         try:
             action(*args)
         except IllegalActionError as error:
-            self.show_error(str(error))
+            self.show_error(refusal(error, view, attempt))
             return
         self._message = None
         self._cancel_timer()
@@ -463,6 +568,7 @@ class GameScreen(Screen[None]):
         self._play_card(message.card)
 
     def on_choice_bar_chosen(self, message: ChoiceBar.Chosen) -> None:
+        self._refused = None
         self._choose(message.value)
 
     def _play_card(self, card: int) -> None:
@@ -472,7 +578,7 @@ class GameScreen(Screen[None]):
             return
         if view.blind:
             card = HIDDEN_CARD
-        self._act(self.session.play, card)
+        self._act(self.session.play, card, attempt=Play(self.session.human, card))
 
     def _choose(self, value: int) -> None:
         turn = self.session.human_turn()
@@ -482,7 +588,7 @@ class GameScreen(Screen[None]):
             if self.session.state.bids[self.session.human] == value:
                 self.show_message(_("You have already bid %(bid)d.") % {"bid": value})
                 return
-            self._act(self.session.bid, value)
+            self._act(self.session.bid, value, attempt=Bid(self.session.human, value))
 
     def action_confirm(self) -> None:
         if self._stalled:
@@ -495,18 +601,22 @@ class GameScreen(Screen[None]):
             card = self.hand.selected()
             if card is not None:
                 self._play_card(card)
+        elif self._refused is not None and self.choices.active:
+            self.show_error(self._refused)  # not the bid selected before the refused number
         elif self.choices.active:
             value = self.choices.selected()
             if value is not None:
                 self._choose(value)
 
     def action_move(self, step: int) -> None:
+        self._refused = None
         if self.choices.active and self.session.human_turn() != "play":
             self.choices.move(step)
         else:
             self.hand.move(step)
 
     def action_edge(self, edge: int) -> None:
+        self._refused = None
         if self.choices.active and self.session.human_turn() != "play":
             self.choices.move_to(edge)
         else:
@@ -540,8 +650,18 @@ class GameScreen(Screen[None]):
             candidate = digit
         self._bid_buffer = candidate
         self._bid_typed_at = now
-        if not self.choices.select_value(int(candidate)):
-            self.show_error(_("You may bid 0 to %(max)d.") % {"max": size})
+        value = int(candidate)
+        self._refused = None
+        if self.choices.select_value(value):
+            self._message = None
+            self.refresh_view()
+            return
+        if 0 <= value <= size and self.session.human_turn() != "declare":
+            self._refused = _("As the dealer you may not bid %(bid)d: the bids would add up to %(size)d, the "
+                              "number of tricks.") % {"bid": value, "size": size}
+        else:
+            self._refused = _("You may bid 0 to %(max)d.") % {"max": size}
+        self.show_error(self._refused)
 
     def action_hint(self) -> None:
         session = self.session
@@ -638,17 +758,103 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.session, rules=False))
 
-    def action_quit(self) -> None:
-        app = self.app
-        if isinstance(app, PlayApp):
-            app.action_save_and_quit()
+    def action_scores(self) -> None:
+        self.app.push_screen(ScoresScreen(self.session.view()))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Take-back is hidden from the footer when the table does not allow it.
+    def action_quit(self) -> None:
+        """Esc: ask first (a second Esc meant for a dialog must not end the game)."""
+        app = self.app
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now and isinstance(app, PlayApp):
+                app.action_save_and_quit()
+
+        app.push_screen(ConfirmScreen(_("Save the game and quit? You can resume it later."),
+                                      yes=_("Save & quit"), no=_("Play on"), yes_variant="primary"), answered)
+
+    def shows_key(self, action: str) -> bool:
+        """Whether the key bar shows ``action``'s key: take-back only where the table allows it
+        (the key still answers, to say that it is off)."""
         return action != "take_back" or self.session.options.take_back
 
 
 # ---------------------------------------------------------------------- screens
+
+
+class ScoresScreen(ModalScreen[None]):
+    """The score sheet of the hands played so far: each player's bid and tricks per hand, and the
+    running totals (``p`` during the game)."""
+
+    DEFAULT_CSS = """
+    ScoresScreen { align: center middle; }
+    ScoresScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 96%;
+                                    border: thick $accent; background: $surface; padding: 0 1; }
+    ScoresScreen Static { width: 100%; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", _("Close")),
+        Binding("p", "close", show=False),
+        Binding("enter", "close", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+    ]
+
+    def __init__(self, view: SeatView) -> None:
+        super().__init__()
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(score_sheet(self.view, min(110, int(self.app.size.width * 0.96)) - 4))
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def score_sheet(view: SeatView, width: int = 120) -> RenderableType:
+    """The hands played so far: cards, trump, each player's ``bid/tricks`` (green when made) and
+    running total, the dealer marked; the names are cut to the columns where ``width`` is short."""
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    hands = view.finished_hands
+    cells = []
+    for hand in hands:
+        row = []
+        for seat in range(len(names)):
+            bid = hand.bids[seat]
+            made = bid is not None and bid == hand.tricks[seat]
+            cell = Text(f"{'–' if bid is None else bid}/{hand.tricks[seat]}", style="green" if made else "red")
+            cell.append(f" {hand.totals[seat]}", style="bold")
+            row.append(cell)
+        cells.append(row)
+    widest = [max([Text(names[seat]).cell_len] + [row[seat].cell_len for row in cells]) for seat in range(len(names))]
+    fixed = 4 + 5 + 2  # the hand's number and its cards and trump
+    room = max(5, (width - fixed) // max(1, len(names)) - 2)
+    table = Table(box=None, padding=(0, 1), collapse_padding=True)
+    table.add_column("#", justify="right")
+    table.add_column(_("Cards"), justify="right")
+    for seat, name in enumerate(names):
+        table.add_column(Text(fit(name, max(room, min(widest[seat], room))), style=f"bold {player_colour(seat)}"),
+                         justify="right", no_wrap=True)
+    for hand, row in zip(hands, cells, strict=True):
+        trump = Text("")
+        if hand.trump is not None and hand.trump < 4:
+            trump = Text("♠♥♦♣"[hand.trump], style="red" if hand.trump in (1, 2) else "")
+        size = Text(str(hand.size) + " ")
+        size.append_text(trump)
+        for seat, cell in enumerate(row):
+            if seat == hand.dealer:
+                row[seat] = Text.assemble(("• ", "dim"), cell)
+        table.add_row(str(hand.index + 1), size, *row)
+    if not hands:
+        return Group(Text(_("Score sheet"), style="bold"), Text(""), Text(_("No hand is finished yet."), style="dim"))
+    return Group(Text(_("Score sheet"), style="bold"), Text(""), table, Text(""),
+                 Text(_("bid/tricks and the total after the hand; • the dealer"), style="dim"))
 
 
 def hand_result_table(summary: HandSummary, names: tuple[str, ...]) -> Table:
@@ -718,10 +924,11 @@ class GameOverScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", _("New game")),
+        Binding("p", "scores", _("Scores")),
         Binding("x", "export", _("Export")),
-        Binding("escape", "quit", _("Quit")),
-        Binding("q", "quit", show=False),
+        Binding("q", "quit", _("Quit")),
     ]
+    KEY_PRIORITY: ClassVar[tuple[str, ...]] = ("quit", "new_game", "scores", "export")
     DEFAULT_CSS = """
     GameOverScreen { align: center top; }
     GameOverScreen VerticalScroll { padding: 1 2; }
@@ -759,7 +966,10 @@ class GameOverScreen(Screen[None]):
         with VerticalScroll():
             yield Static(Group(Text(_("The game is over."), style="bold"), Text(headline, style="bold green"),
                                Text(""), table, Text(""), chart), id="final")
-        yield Footer()
+        yield KeyBar()
+
+    def action_scores(self) -> None:
+        self.app.push_screen(ScoresScreen(self.session.view()))
 
     def action_new_game(self) -> None:
         app = self.app
@@ -783,7 +993,9 @@ class ExportScreen(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     ExportScreen { align: center middle; }
-    ExportScreen > Vertical { width: 80; height: auto; border: thick $accent; background: $surface; padding: 1 2; }
+    ExportScreen > Vertical { width: 80; max-width: 100%; height: auto; border: thick $accent; background: $surface;
+                              padding: 1 2; }
+    ExportScreen Input { width: 100%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
@@ -792,10 +1004,10 @@ class ExportScreen(ModalScreen[str | None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
-        default = Path.cwd() / time.strftime("ohhell-%Y%m%d-%H%M%S.json")
         with Vertical():
             yield Static(_("Export the game record (ohhell/1, JSON) to:"))
-            yield Input(value=str(default), id="path")
+            yield Input(value=time.strftime("ohhell-%Y%m%d-%H%M%S.json"), id="path")
+            yield Static(_("A name without a folder is saved in %(folder)s.") % {"folder": Path.cwd()}, classes="dim")
             yield Static(_("Enter saves, Esc cancels."), classes="dim")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -803,7 +1015,8 @@ class ExportScreen(ModalScreen[str | None]):
         try:
             path.write_text(dump_record(self.session.record(derived=True)) + "\n", encoding="utf-8")
         except OSError as error:
-            self.notify(_("Could not write %(path)s: %(error)s") % {"path": path, "error": error}, severity="error")
+            self.notify(_("Could not write %(path)s: %(error)s") % {"path": path, "error": file_problem(error)},
+                        severity="error")
             return
         self.app.notify(_("Record exported to %(path)s") % {"path": path})
         self.dismiss(str(path))
@@ -840,12 +1053,11 @@ class HelpScreen(ModalScreen[None]):
                 text.append(topic + "\n", style="bold")
                 text.append(sentence + "\n\n")
         else:
-            text.append(_("Keys") + "\n\n", style="bold")
-            for keys, meaning in help_lines():
-                text.append(f"{keys:<22}", style="bold cyan")
-                text.append(meaning + "\n")
+            text.append(_("Keys") + "\n", style="bold")
         with VerticalScroll():
             yield Static(text)
+            if not self.rules:
+                yield Static(keys_table(help_lines()))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -855,7 +1067,7 @@ def help_lines() -> list[tuple[str, str]]:
     """The keys of the game screen with what they do."""
     return [
         ("← →  Home End", _("select a card, a bid, or high/low for a joker")),
-        ("a k q j t 9 … 2", _("select a card by its rank (again: the next card of that rank)")),
+        (rank_key_list(), _("select a card by its rank (again: the next card of that rank)")),
         ("0 … 9", _("select a bid (two quick digits for 10 or more)")),
         ("Enter / Space", _("play the selected card, make or change the selected bid")),
         (_("mouse"), _("click a card or a bid to select it, click it again to play it")),
@@ -863,9 +1075,11 @@ def help_lines() -> list[tuple[str, str]]:
         ("c", _("claim the remaining tricks (accepted only when the engine proves them yours)")),
         ("u / Backspace", _("take back your last card (when the table allows it)")),
         ("s", _("the bots' speed: slow, normal, fast, instant")),
+        ("p", _("the score sheet of the hands played so far")),
         ("x", _("export the game record")),
         ("r", _("the rules of this table")),
-        ("Esc / Ctrl+Q", _("save and quit (resume with ohhell play --resume)")),
+        ("Esc", _("save and quit, after asking (resume with ohhell play --resume)")),
+        ("Ctrl+Q", _("save and quit at once")),
     ]
 
 

@@ -128,3 +128,35 @@ def rank_keys() -> dict[str, int]:
 def card_rank_key(card: Card) -> int:
     """The rank a rank key selects (13 for a joker)."""
     return 13 if card >= RED_JOKER else card % 13
+
+
+def rank_key_list() -> str:
+    """The rank keys as the prompts and the keys dialog name them, in the current language:
+    ``a k q j t 9 … 2`` in English, ``т к д в 0 9 … 2`` in Russian (the English letters work too).
+
+    >>> rank_key_list()
+    'a k q j t 9 … 2'
+    """
+    courts = [rank_label(rank).lower() for rank in (12, 11, 10, 9)]
+    ten = "t" if courts == ["a", "k", "q", "j"] else "0"
+    return " ".join([*courts, ten, "9", "…", "2"])
+
+
+def parse_card_input(text: str) -> Card:
+    """A card typed by a person: the record notation (``7h``, ``TH``), ``10`` for a ten, the
+    suit as a letter or a symbol (``10♠``), and the rank letters of the current language
+    (``Д♥`` in Russian) as well as the English ones. Raises
+    :class:`~ohhell.errors.InvalidCardError`.
+
+    >>> card_label(parse_card_input("q♥")), card_label(parse_card_input("10S"))
+    ('Q♥', '10♠')
+    """
+    from ohhell.cards import parse_card
+
+    value = text.strip()
+    local = {rank_label(rank).lower(): "23456789TJQKA"[rank] for rank in range(9, 13)}
+    for label, letter in local.items():
+        if value.lower().startswith(label) and len(value) > len(label):
+            value = letter + value[len(label):]
+            break
+    return parse_card(value)

@@ -10,11 +10,14 @@ and takes the keys:
   largest hand), the preset and its knobs, who deals first;
 * the sheet: one row per hand with the dealer, the cards, trump and each player's bid/tricks
   and running total; digits and Enter take the bids in order and then the tricks (the last
-  player's tricks are proposed), ``t`` enters the trump, ``e`` edits the selected hand (every
-  later hand is scored again), ``u`` undoes, ``c`` shows the chart of totals, ``s`` the
-  statistics, ``x`` exports the record (``ohhell/1``) or CSV.
+  player's tricks are proposed; ``m``: the player shown made their bid), ``t`` enters the
+  trump, ``e`` edits the selected hand (every later hand is scored again), ``r`` renames the
+  players, ``u`` undoes, ``c`` shows the chart of totals, ``s`` the statistics, ``x`` exports
+  the record (``ohhell/1``) or CSV.
 
-Every change is saved at once (:class:`ohhell.scorekeeper.ScoreStore`).
+Every change is saved at once (:class:`ohhell.scorekeeper.ScoreStore`). The sheet fits the
+terminal: with every column when there is room, else with the dealer marked in the player's
+cell, else with two lines a hand, so that ten players fit 80 columns.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -34,14 +38,18 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, Switch
 
-from ohhell.errors import RulesError
+from ohhell.cards import SUIT_SYMBOLS, card_name, parse_card
+from ohhell.errors import OhHellError, RulesError
 from ohhell.i18n import _, cards_shown_as_seen, ngettext, show_cards_as_seen
 from ohhell.rules import MAX_PLAYERS, MAX_PLAYERS_REAL_CARDS, MIN_PLAYERS, PRESETS, preset
-from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore
+from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore, checked_names
 from ohhell.tui.chart import line_chart, player_colour
-from ohhell.tui.render import suit_label, suit_style
+from ohhell.tui.dialogs import ConfirmScreen, watch_size
+from ohhell.tui.messages import file_problem, sentence
+from ohhell.tui.render import card_label, parse_card_input, suit_label, suit_style
+from ohhell.tui.widgets import KeyBar, dealer_chip, fit, keys_table
 
 _SUITS = "SHDCX"
 
@@ -55,14 +63,49 @@ def _trump_cell(letter: str | None) -> Text:
     return Text(suit_label(suit).split(" ")[0], style=suit_style(suit))
 
 
-class ScoreApp(App[None]):
+def trump_as_shown(trump: str | None) -> str:
+    """A hand's trump as a person reads it: the turned card (``7♥``, ``Д♥`` in Russian) or the
+    suit's symbol; empty for none."""
+    if not trump:
+        return ""
+    if trump in ("S", "H", "D", "C"):
+        return SUIT_SYMBOLS["SHDC".index(trump)]
+    try:
+        return card_label(parse_card(trump))
+    except OhHellError:
+        return trump
+
+
+def trump_entry(text: str) -> str | None:
+    """A trump typed by a person in the record's notation: a suit (``h``, ``♥``) as it is, a card
+    in any of the ways :func:`~ohhell.tui.render.parse_card_input` reads (``Д♥`` → ``QH``); an
+    unreadable text as it is, for the scorekeeper to explain. Empty: no trump."""
+    value = text.strip()
+    if not value:
+        return None
+    if len(value) == 1:
+        return value
+    try:
+        return card_name(parse_card_input(value))
+    except OhHellError:
+        return value
+
+
+def minimum_size(players: int | None) -> tuple[int, int]:
+    """The smallest terminal the scorekeeper needs: 80 columns for ten players (two lines a
+    hand), less for fewer; 16 lines."""
+    return max(60, 10 + 7 * (players or 0)), 16
+
+
+class ScoreApp(App[str | None]):
     """The scorekeeper: saved games, new game, the sheet."""
 
     TITLE = "ohhell score"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #title { height: 1; background: $primary-background; padding: 0 1; }
     #info { height: auto; padding: 0 1; }
-    #sheet { height: 1fr; }
+    #sheet { height: 1fr; scrollbar-size-vertical: 1; }
     #games { height: 1fr; }
     #prompt { height: auto; min-height: 2; padding: 0 1; border: round $accent; }
     #message { height: auto; padding: 0 1; }
@@ -75,6 +118,8 @@ class ScoreApp(App[None]):
         self.store = store
         self.initial = (sheet, sheet_id)
         self.defaults = defaults or {}
+        self.last_sheet: tuple[str, bool] | None = None
+        """The id of the last sheet opened and whether it is finished (for the resume hint)."""
 
     def on_mount(self) -> None:
         # The engine's messages name cards as this app shows them (10♥, not TH).
@@ -84,9 +129,21 @@ class ScoreApp(App[None]):
         sheet, sheet_id = self.initial
         if sheet is not None and sheet_id is not None:
             self.push_screen(SheetScreen(sheet, sheet_id))
+        self.call_after_refresh(self.check_size)
 
     def on_unmount(self) -> None:
         show_cards_as_seen(self._cards_were_shown_as_seen)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        sheets = [screen for screen in self.screen_stack if isinstance(screen, SheetScreen)]
+        watch_size(self, minimum_size(sheets[-1].sheet.rules.players if sheets else None))
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Quit; the command then says how to go on with the last game opened."""
+        self.exit(self.last_sheet[0] if self.last_sheet and not self.last_sheet[1] else None)
 
 
 # ---------------------------------------------------------------------- saved games
@@ -100,14 +157,14 @@ class GamesScreen(Screen[None]):
         Binding("enter", "resume", _("Resume"), show=True, priority=True),
         Binding("d", "delete", _("Delete")),
         Binding("q", "app.quit", _("Quit")),
-        Binding("escape", "app.quit", show=False),
     ]
+    KEY_PRIORITY: ClassVar[tuple[str, ...]] = ("app.quit", "new_game", "resume", "delete")
 
     def compose(self) -> ComposeResult:
         yield Static(Text(_("Oh Hell — scorekeeper for games with real cards"), style="bold"), id="title")
         yield Static(id="info")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -166,8 +223,8 @@ class GamesScreen(Screen[None]):
                 self.reload()
                 self.notify(_("Deleted the game of %(names)s.") % {"names": names})
 
-        app.push_screen(ConfirmScreen(_("Delete the game of %(names)s? This cannot be undone.") % {"names": names}),
-                        answered)
+        app.push_screen(ConfirmScreen(_("Delete the game of %(names)s? This cannot be undone.") % {"names": names},
+                                      yes=_("Delete")), answered)
 
     def action_resume(self) -> None:
         sheet_id = self._selected()
@@ -179,7 +236,7 @@ class GamesScreen(Screen[None]):
         try:
             sheet = app.store.load(sheet_id)
         except ScoreError as error:
-            self.notify(str(error), severity="error")
+            self.notify(sentence(str(error)), severity="error")
             return
         app.push_screen(SheetScreen(sheet, sheet_id))
 
@@ -199,13 +256,14 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row { height: auto; }
     NewGameScreen #names { layout: grid; grid-size: 3; grid-gutter: 0 2; height: auto; max-width: 110; }
     NewGameScreen Input.name { width: 1fr; }
-    NewGameScreen #max-size { width: 20; }
-    NewGameScreen Select { width: 90; }
-    NewGameScreen #dealer { width: 40; }
+    NewGameScreen #max-size { width: 32; }
+    NewGameScreen Select { width: 100%; max-width: 90; }
+    NewGameScreen #dealer { width: 40; max-width: 100%; }
     NewGameScreen Switch { margin-right: 1; }
-    NewGameScreen Label { margin-top: 1; }
+    NewGameScreen Label { margin-top: 1; width: 100%; }
     NewGameScreen #error { color: $error; margin-top: 1; }
     NewGameScreen Button { margin-right: 2; }
+    NewGameScreen #names { grid-size: 3; }
     """
 
     def __init__(self) -> None:
@@ -245,7 +303,7 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button(_("Start the game"), variant="primary", id="start")
                 yield Button(_("Back"), id="back")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#name-0", Input).focus()
@@ -269,11 +327,15 @@ class NewGameScreen(Screen[None]):
         return [(name, seat) for seat, name in enumerate(names)]
 
     def _refresh_dealers(self) -> None:
+        """The first dealer's choices follow the names as they are typed."""
         select = self.query_one("#dealer", Select)
         value = select.value
         options = self._dealer_options()
+        chosen = value if isinstance(value, int) and value < len(options) else 0
         select.set_options(options)
-        select.value = value if isinstance(value, int) and value < len(options) else 0
+        # Select shows a new label only when its value changes: step off the chosen player and back.
+        select.value = (chosen + 1) % len(options)
+        select.value = chosen
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.has_class("name"):
@@ -322,6 +384,7 @@ class NewGameScreen(Screen[None]):
         hook = self.query_one("#hook", Switch).value
         error = self.query_one("#error", Static)
         try:
+            names = checked_names(names)
             base = preset(preset_name, players=len(names), **({"real_cards": True} if len(names) > MAX_PLAYERS
                                                               else {}))
             if hook != base.hook:
@@ -332,7 +395,7 @@ class NewGameScreen(Screen[None]):
             dealer = self.query_one("#dealer", Select).value
             sheet = ScoreSheet(rules, names, first_dealer=dealer if isinstance(dealer, int) else 0)
         except (RulesError, ScoreError, ValueError) as problem:
-            error.update(str(problem))
+            error.update(sentence(str(problem)))
             return
         sheet_id = app.store.new_id()
         app.store.save(sheet_id, sheet)
@@ -345,6 +408,128 @@ class NewGameScreen(Screen[None]):
 # ---------------------------------------------------------------------- the sheet
 
 
+@dataclass(frozen=True)
+class SheetCell:
+    """A player's cell of one hand: ``bid/tricks`` (or what is being entered), the running total,
+    and whether the player dealt the hand."""
+
+    score: Text
+    total: Text
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """The sheet's columns for the width of the terminal (see :func:`sheet_layout`):
+
+    * ``wide`` — the hand, the dealer, the cards, trump, and ``bid/tricks total`` per player;
+    * ``medium`` — the cards with trump in one column, the dealer's chip in the dealer's cell;
+    * ``compact`` — as ``medium`` with two lines a hand (``bid/tricks`` over the total) and the
+      names cut to the columns.
+    """
+
+    kind: str
+    columns: tuple[tuple[Text, str, int], ...]
+    """``(header, key, width)`` of each column."""
+
+    @property
+    def height(self) -> int:
+        return 2 if self.kind == "compact" else 1
+
+    def row(self, number: int, dealer: str, size: int, trump: str | None, cells: Sequence[SheetCell]) -> list[Any]:
+        widths = [width for _label, _key, width in self.columns]
+        if self.kind == "wide":
+            out: list[Any] = [str(number), dealer, str(size), _trump_cell(trump)]
+        else:
+            cards = Text(str(size) + " ")
+            cards.append_text(_trump_cell(trump) if trump else Text(""))
+            out = [str(number), cards]
+        players = widths[len(out):]
+        for cell, width in zip(cells, players, strict=True):
+            out.append(self._cell(cell, width))
+        return out
+
+    def _cell(self, cell: SheetCell, width: int) -> Text:
+        chip = Text(dealer_chip(), style="reverse") if cell.dealer and self.kind != "wide" else Text("")
+        if self.kind == "compact":
+            second = chip.copy()
+            second.append(" " * max(1, width - chip.cell_len - cell.total.cell_len))
+            second.append_text(cell.total)
+            first = cell.score.copy()
+            return Text.assemble(first, "\n", second)
+        line = chip.copy()
+        if chip.cell_len:
+            line.append(" ")
+        line.append_text(cell.score)
+        line.append(" " * max(1, width - line.cell_len - cell.total.cell_len))
+        line.append_text(cell.total)
+        return line
+
+    def totals_row(self, totals: Sequence[Text]) -> list[Any]:
+        widths = [width for _label, _key, width in self.columns]
+        label = Text(_("Total") if self.kind == "wide" else "Σ", style="bold")
+        out: list[Any] = [label, "", "", ""] if self.kind == "wide" else [label, ""]
+        for total, width in zip(totals, widths[len(out):], strict=True):
+            out.append(Text(" " * max(0, width - total.cell_len)) + total)
+        return out
+
+
+CELL_PADDING = 2
+"""Columns a DataTable adds to each column (one space on each side)."""
+
+
+def sheet_layout(names: Sequence[str], rows: Sequence[tuple[Sequence[SheetCell], Any, str]],
+                 totals: Sequence[Text], width: int) -> SheetLayout:
+    """The first of the wide, medium and compact layouts whose columns fit ``width`` (the
+    compact one whatever the width)."""
+    numbers = [str(info[0]) for _cells, info, _key in rows] or ["1"]
+    number_width = max(len(n) for n in numbers)
+    sizes = [info[2] for _cells, info, _key in rows] or [0]
+    scrollbar = 1
+    players = len(names)
+
+    def widest(seat: int, chip: bool) -> int:
+        lines = [cells[seat] for cells, _info, _key in rows]
+        needed = [Text(names[seat]).cell_len, totals[seat].cell_len]
+        for cell in lines:
+            extra = (Text(dealer_chip()).cell_len + 1) if chip and cell.dealer else 0
+            needed.append(extra + cell.score.cell_len + 1 + cell.total.cell_len)
+        return max(needed)
+
+    def header(seat: int, room: int | None = None) -> Text:
+        name = names[seat] if room is None else fit(names[seat], room)
+        return Text(name, style=f"bold {player_colour(seat)}")
+
+    # Wide: every column.
+    dealer_width = max([Text(_("Dealer")).cell_len] + [Text(name).cell_len for name in names])
+    cards_width = max(Text(_("Cards")).cell_len, max(len(str(size)) for size in sizes))
+    trump_width = max(Text(_("Trump")).cell_len, 1)
+    first = max(number_width, Text(_("Total")).cell_len)
+    player_widths = [widest(seat, chip=False) for seat in range(players)]
+    fixed = [first, dealer_width, cards_width, trump_width]
+    if sum(fixed) + sum(player_widths) + CELL_PADDING * (len(fixed) + players) + scrollbar <= width:
+        columns = [(Text("#"), "hand", first), (Text(_("Dealer")), "dealer", dealer_width),
+                   (Text(_("Cards")), "cards", cards_width), (Text(_("Trump")), "trump", trump_width)]
+        columns += [(header(seat), f"p{seat}", player_widths[seat]) for seat in range(players)]
+        return SheetLayout("wide", tuple(columns))
+    # Medium: the cards and trump in one column, the dealer's chip in the dealer's cell.
+    first = max(number_width, 1)
+    cards_width = max(Text(_("Cards")).cell_len, max(len(str(size)) for size in sizes) + 2)
+    player_widths = [widest(seat, chip=True) for seat in range(players)]
+    fixed = [first, cards_width]
+    base = [(Text("#"), "hand", first), (Text(_("Cards")), "cards", cards_width)]
+    if sum(fixed) + sum(player_widths) + CELL_PADDING * (len(fixed) + players) + scrollbar <= width:
+        columns = base + [(header(seat), f"p{seat}", player_widths[seat]) for seat in range(players)]
+        return SheetLayout("medium", tuple(columns))
+    # Compact: two lines a hand, the names cut to the columns.
+    cards_width = max(len(str(size)) for size in sizes) + 2
+    base = [(Text("#"), "hand", first), (Text(""), "cards", cards_width)]
+    room = (width - scrollbar - first - cards_width - CELL_PADDING * 2) // max(1, players) - CELL_PADDING
+    room = max(5, room)
+    columns = base + [(header(seat, room), f"p{seat}", room) for seat in range(players)]
+    return SheetLayout("compact", tuple(columns))
+
+
 class SheetScreen(Screen[None]):
     """One game's scoresheet: the hands so far and the entry of the hand in progress."""
 
@@ -353,8 +538,10 @@ class SheetScreen(Screen[None]):
         Binding("backspace", "erase", show=False),
         Binding("up", "row(-1)", show=False),
         Binding("down", "row(1)", show=False),
+        Binding("m", "made", _("Made it")),
         Binding("t", "trump", _("Trump")),
         Binding("e", "edit", _("Edit hand")),
+        Binding("r", "rename", _("Names")),
         Binding("u", "undo", _("Undo")),
         Binding("c", "chart", _("Chart")),
         Binding("s", "stats", _("Stats")),
@@ -363,6 +550,9 @@ class SheetScreen(Screen[None]):
         Binding("escape", "back", _("Games")),
         Binding("q", "app.quit", _("Quit")),
     ]
+    KEY_PRIORITY: ClassVar[tuple[str, ...]] = (
+        "confirm", "app.quit", "help", "back", "made", "undo", "edit", "trump", "rename", "export", "chart",
+        "stats")
 
     def __init__(self, sheet: ScoreSheet, sheet_id: str) -> None:
         super().__init__()
@@ -375,6 +565,8 @@ class SheetScreen(Screen[None]):
         self._row = -1
         self._proposed = False
         """Whether the buffer holds a proposal (the last player's tricks): a digit replaces it."""
+        self._columns: tuple[object, ...] = ()
+        """The columns the table has now (rebuilt when the layout or the names change)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -383,18 +575,17 @@ class SheetScreen(Screen[None]):
         yield table
         yield Static(id="prompt")
         yield Static(id="message")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column("#", key="hand")
-        table.add_column(_("Dealer"), key="dealer")
-        table.add_column(_("Cards"), key="cards")
-        table.add_column(_("Trump"), key="trump")
-        for seat, name in enumerate(self.sheet.names):
-            table.add_column(Text(name, style=f"bold {player_colour(seat)}"), key=f"p{seat}",
-                             width=max(9, len(name)))
+        app = self.app
+        if isinstance(app, ScoreApp):
+            app.last_sheet = (self.sheet_id, self.sheet.finished)
+            self.call_after_refresh(app.check_size)
         self.refresh_sheet()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_sheet)
 
     # ------------------------------------------------------------------ state
 
@@ -422,7 +613,8 @@ class SheetScreen(Screen[None]):
         try:
             app.store.save(self.sheet_id, self.sheet)
         except OSError as error:
-            self.notify(_("Could not save: %(error)s") % {"error": error}, severity="error")
+            self.notify(_("Could not save: %(error)s") % {"error": file_problem(error)}, severity="error")
+        app.last_sheet = (self.sheet_id, self.sheet.finished)
 
     # ------------------------------------------------------------------ drawing
 
@@ -430,35 +622,44 @@ class SheetScreen(Screen[None]):
         sheet = self.sheet
         names = sheet.names
         table = self.query_one(DataTable)
-        table.clear()
         hands = sheet.hands()
         running = sheet.totals_by_hand()
         entry = self.entry()
+        rows: list[tuple[list[SheetCell], Any, str]] = []
         for index, hand in enumerate(hands):
             finished = hand["scores"] is not None
-            cells: list[Any] = [str(index + 1), names[hand["dealer"]], str(hand["size"]), _trump_cell(hand["trump"])]
+            cells: list[SheetCell] = []
             for seat in range(len(names)):
                 bid = hand["bids"][seat]
                 if finished:
                     took = hand["tricks"][seat]
                     made = bid is not None and bid == took
-                    cell = Text(f"{'–' if bid is None else bid}/{took}", style="green" if made else "red")
-                    cell.append(f"{running[index][seat]:>{max(9, len(names[seat])) - len(cell)}}", style="bold")
+                    cells.append(SheetCell(Text(f"{'–' if bid is None else bid}/{took}",
+                                                style="green" if made else "red"),
+                                           Text(str(running[index][seat]), style="bold"), seat == hand["dealer"]))
                 else:
-                    cell = self._open_cell(seat, bid, entry)
-                cells.append(cell)
-            table.add_row(*cells, key=f"hand-{index}")
+                    cells.append(SheetCell(self._open_cell(seat, bid, entry), Text(""), seat == hand["dealer"]))
+            rows.append((cells, (index + 1, hand["dealer"], hand["size"], hand["trump"]), f"hand-{index}"))
         if not sheet.finished and len(hands) == sheet.hand_index:
             # The next hand, not started yet.
-            cells = [str(sheet.hand_index + 1), names[sheet.dealer], str(sheet.hand_size), _trump_cell(sheet.trump)]
-            cells += [self._open_cell(seat, None, entry) for seat in range(len(names))]
-            table.add_row(*cells, key=f"hand-{sheet.hand_index}")
-        totals: list[Any] = [Text(_("Total"), style="bold"), "", "", ""]
+            cells = [SheetCell(self._open_cell(seat, None, entry), Text(""), seat == sheet.dealer)
+                     for seat in range(len(names))]
+            rows.append((cells, (sheet.hand_index + 1, sheet.dealer, sheet.hand_size, sheet.trump),
+                         f"hand-{sheet.hand_index}"))
         winners = set(sheet.winners())
-        for seat, total in enumerate(sheet.totals):
-            totals.append(Text(f"{total:>{max(9, len(names[seat]))}}",
-                               style="bold green" if seat in winners else "bold"))
-        table.add_row(*totals, key="total")
+        totals = [Text(str(total), style="bold green" if seat in winners else "bold")
+                  for seat, total in enumerate(sheet.totals)]
+        layout = sheet_layout(names, rows, totals, self.size.width or self.app.size.width)
+        if layout.columns != self._columns:
+            table.clear(columns=True)
+            for label, key, width in layout.columns:
+                table.add_column(label, key=key, width=width)
+            self._columns = layout.columns
+        else:
+            table.clear()
+        for cells, (number, dealer, size, trump), key in rows:
+            table.add_row(*layout.row(number, names[dealer], size, trump, cells), key=key, height=layout.height)
+        table.add_row(*layout.totals_row(totals), key="total")
         current = min(sheet.hand_index, len(hands))
         row = self._row if 0 <= self._row < table.row_count - 1 else min(current, table.row_count - 2)
         self._row = max(0, row)
@@ -482,9 +683,10 @@ class SheetScreen(Screen[None]):
         return cell
 
     def _title(self) -> Text:
+        """The preset and the hand, then the names (which a narrow terminal cuts: the columns
+        name the players too)."""
         sheet = self.sheet
-        text = Text(", ".join(sheet.names), style="bold")
-        text.append(f" · {sheet.rules.preset}")
+        text = Text(sheet.rules.preset, style="bold")
         if sheet.finished:
             text.append(" · " + _("finished"))
         elif sheet.hand_count is not None:
@@ -492,6 +694,11 @@ class SheetScreen(Screen[None]):
                                                                     "count": sheet.hand_count})
         else:
             text.append(" · " + _("hand %(hand)d") % {"hand": sheet.hand_index + 1})
+        text.append(" · " + ", ".join(sheet.names))
+        room = (self.size.width or self.app.size.width) - 2
+        if text.cell_len > room:
+            text.truncate(max(1, room - 1))
+            text.append("…")
         return text
 
     def _prompt(self, entry: tuple[str, int] | None) -> Text:
@@ -528,12 +735,18 @@ class SheetScreen(Screen[None]):
             text.append(_("Tricks taken by %(name)s (0–%(size)d): ") % {"name": names[seat], "size": sheet.hand_size})
             text.append(self.buffer or "_", style="bold reverse yellow")
             entered = [t for t in (self.tricks or []) if t is not None]
-            text.append("  " + _("%(left)d of %(size)d tricks left to give")
-                        % {"left": sheet.hand_size - sum(entered), "size": sheet.hand_size}, style="dim")
+            left = sheet.hand_size - sum(entered)
+            text.append("  " + ngettext("%(left)d of %(size)d trick left to give",
+                                        "%(left)d of %(size)d tricks left to give", sheet.hand_size)
+                        % {"left": left, "size": sheet.hand_size}, style="dim")
+            bid = sheet.bids[seat]
+            if bid is not None and 0 <= bid <= left:
+                text.append("  " + _("m: %(name)s made the bid (%(bid)d)") % {"name": names[seat], "bid": bid},
+                            style="dim")
         return text
 
     def error(self, message: str) -> None:
-        self._message = Text("✗ " + message, style="bold red")
+        self._message = Text("✗ " + sentence(message), style="bold red")
         self.app.bell()
         self.refresh_sheet()
 
@@ -581,6 +794,10 @@ class SheetScreen(Screen[None]):
         kind, seat = entry
         sheet = self.sheet
         if kind == "bid":
+            if not 0 <= value <= sheet.hand_size:
+                self.buffer = ""
+                self.error(_("%(name)s may bid 0 to %(size)d.") % {"name": sheet.names[seat], "size": sheet.hand_size})
+                return
             try:
                 sheet.bid(seat, value)
             except ScoreError as problem:
@@ -598,6 +815,27 @@ class SheetScreen(Screen[None]):
                        % {"name": sheet.names[seat], "value": value, "size": sheet.hand_size})
             return
         tricks = self.tricks or [None] * sheet.rules.players
+        given = sum(t for s, t in enumerate(tricks) if t is not None and s != seat)
+        still = [s for s in self.trick_order() if tricks[s] is None and s != seat]
+        # Refuse the count that makes the sum impossible now, and keep the counts that were fine.
+        if given + value > sheet.hand_size:
+            self.buffer = ""
+            self.error(ngettext("%(name)s cannot have taken %(value)d tricks: %(given)d of the %(size)d are already "
+                                "given, so at most %(left)d is left.",
+                                "%(name)s cannot have taken %(value)d tricks: %(given)d of the %(size)d are already "
+                                "given, so at most %(left)d are left.", sheet.hand_size - given)
+                       % {"name": sheet.names[seat], "value": value, "given": given, "size": sheet.hand_size,
+                          "left": sheet.hand_size - given})
+            return
+        if not still and given + value != sheet.hand_size:
+            self.buffer = str(sheet.hand_size - given)
+            self._proposed = True
+            self.error(ngettext("The tricks must add up to %(size)d: %(name)s took the %(left)d left (Enter "
+                                "accepts it).",
+                                "The tricks must add up to %(size)d: %(name)s took the %(left)d left (Enter "
+                                "accepts them).", sheet.hand_size - given)
+                       % {"size": sheet.hand_size, "name": sheet.names[seat], "left": sheet.hand_size - given})
+            return
         tricks[seat] = value
         self.tricks = tricks
         self.buffer = ""
@@ -609,22 +847,75 @@ class SheetScreen(Screen[None]):
                 self._proposed = True
         if not missing:
             hand = sheet.hand_index
-            try:
-                sheet.record_tricks([t for t in tricks if t is not None])
-            except ScoreError as problem:
-                self.tricks = None
-                self.error(str(problem) + " " + _("Enter the tricks again."))
-                return
-            self.tricks = None
-            self._row = -1
-            self.save()
-            made = [sheet.names[s] for s in range(sheet.rules.players)
-                    if sheet.state.finished_hands[hand].bids[s] == sheet.state.finished_hands[hand].tricks[s]]
-            self.say(_("Hand %(hand)d scored. Made their bid: %(names)s.")
-                     % {"hand": hand + 1, "names": ", ".join(made) or _("nobody")})
+            if self._record_hand(tricks):
+                self._say_scored(hand)
             return
         self._message = None
         self.refresh_sheet()
+
+    def _say_scored(self, hand: int) -> None:
+        sheet = self.sheet
+        result = sheet.state.finished_hands[hand]
+        made = [sheet.names[s] for s in range(sheet.rules.players) if result.bids[s] == result.tricks[s]]
+        if len(made) == sheet.rules.players:
+            self.say(_("Hand %(hand)d scored: everyone made their bid.") % {"hand": hand + 1})
+        else:
+            self.say(_("Hand %(hand)d scored. Made their bid: %(names)s.")
+                     % {"hand": hand + 1, "names": ", ".join(made) or _("nobody")})
+
+    def action_made(self) -> None:
+        """``m``: the player shown made their bid. When the bids of every player still to enter
+        add up to the tricks left, they all made it, and the hand is entered at once."""
+        entry = self.entry()
+        sheet = self.sheet
+        if entry is None or entry[0] != "tricks":
+            self.error(_("m enters the tricks of a player who made the bid, once every bid is in."))
+            return
+        tricks = self.tricks or [None] * sheet.rules.players
+        bids = sheet.bids
+        missing = [seat for seat in self.trick_order() if tricks[seat] is None]
+        left = sheet.hand_size - sum(t for t in tricks if t is not None)
+        wanted = [bids[seat] for seat in missing]
+        if len(missing) > 1 and all(bid is not None for bid in wanted) and sum(
+                bid for bid in wanted if bid is not None) == left:
+            for seat in missing:
+                tricks[seat] = bids[seat]
+            self.tricks = tricks
+            hand = sheet.hand_index
+            if self._record_hand(tricks):
+                self._say_scored(hand)
+            return
+        bid = bids[entry[1]]
+        if bid is None:
+            self.error(_("%(name)s did not bid in this hand: type the tricks.") % {"name": sheet.names[entry[1]]})
+            return
+        self.buffer = str(bid)
+        self._proposed = False
+        self.action_confirm()
+
+    def _record_hand(self, tricks: list[int | None]) -> bool:
+        """Record the tricks of the hand in progress; whether they were accepted."""
+        sheet = self.sheet
+        try:
+            sheet.record_tricks([t for t in tricks if t is not None])
+        except ScoreError as problem:
+            self.tricks = None
+            self.error(sentence(str(problem)) + " " + _("Enter the tricks again."))
+            return False
+        self.tricks = None
+        self.buffer = ""
+        self._row = -1
+        self.save()
+        return True
+
+    def action_rename(self) -> None:
+        def renamed(changed: bool | None) -> None:
+            if changed:
+                self._columns = ()
+                self.save()
+                self.say(_("The players are renamed."))
+
+        self.app.push_screen(RenameScreen(self.sheet), renamed)
 
     def action_row(self, step: int) -> None:
         table = self.query_one(DataTable)
@@ -645,6 +936,7 @@ class SheetScreen(Screen[None]):
             self.error(str(problem))
             return
         self._row = -1
+        self._columns = ()  # an undone renaming changes the headers
         self.save()
         self.say(_("Undone."))
 
@@ -656,7 +948,7 @@ class SheetScreen(Screen[None]):
             if value is None:
                 return
             try:
-                self.sheet.set_trump(value or None)
+                self.sheet.set_trump(trump_entry(value))
             except ScoreError as problem:
                 self.error(str(problem))
                 return
@@ -711,37 +1003,15 @@ class _Dialog(ModalScreen[Any]):
     _Dialog .field { height: auto; }
     _Dialog .field Label { width: 16; padding-top: 1; }
     _Dialog .field Input { width: 10; }
+    _Dialog .heading { height: 1; }
+    _Dialog .heading Static { width: 10; padding-left: 1; text-style: bold; }
+    _Dialog .heading .name { width: 16; }
+    _Dialog .field Input.name { width: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Close"))]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-class ConfirmScreen(_Dialog):
-    """A yes-or-no question: ``y`` (or the button) answers yes, ``n`` or Esc no."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n,escape", "answer(False)", _("No")),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text(self.question, style="bold"))
-            with Horizontal(classes="field"):
-                yield Button(_("Yes"), variant="error", id="yes")
-                yield Button(_("No"), variant="primary", id="no")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
 
 
 class TrumpScreen(_Dialog):
@@ -782,6 +1052,10 @@ class EditHandScreen(_Dialog):
                                  "size": hand["size"]}, style="bold"))
             yield Static(_("Empty bid: the player did not bid. Empty tricks: the hand is not finished."),
                          classes="dim")
+            with Horizontal(classes="heading"):
+                yield Static("", classes="name")
+                yield Static(_("Bid"))
+                yield Static(_("Tricks"))
             for seat, name in enumerate(sheet.names):
                 with Horizontal(classes="field"):
                     yield Label(name)
@@ -792,7 +1066,7 @@ class EditHandScreen(_Dialog):
                                 type="integer", id=f"tricks-{seat}")
             with Horizontal(classes="field"):
                 yield Label(_("Trump"))
-                yield Input(value=record_hand.get("trump") or "", placeholder=_("none"), id="trump")
+                yield Input(value=trump_as_shown(record_hand.get("trump")), placeholder=_("none"), id="trump")
             yield Static("", classes="error", id="error")
             with Horizontal(classes="field"):
                 yield Button(_("Save"), variant="primary", id="save")
@@ -821,13 +1095,60 @@ class EditHandScreen(_Dialog):
             error.update(_("Give every player's tricks, or none for a hand not finished."))
             return
         tricks = [int(value) for value in tricks_text] if all(tricks_text) else None
-        old_trump = sheet.record["hands"][self.index].get("trump") or ""
-        new_trump = self.query_one("#trump", Input).value.strip()
-        trump: str | bool | None = False if new_trump == old_trump else (new_trump or None)
+        old_trump = sheet.record["hands"][self.index].get("trump")
+        typed = self.query_one("#trump", Input).value.strip()
+        # False: the trump is left as it was; None: no trump.
+        trump: str | bool | None = False if typed == trump_as_shown(old_trump) else trump_entry(typed)
         try:
             sheet.edit_hand(self.index, bids, tricks, trump)
         except (ScoreError, ValueError) as problem:
-            error.update(str(problem))
+            error.update(sentence(str(problem)))
+            return
+        self.dismiss(True)
+
+
+class RenameScreen(_Dialog):
+    """New names for the players (``r`` on the sheet); the change is undone like any other."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", _("Cancel")),
+        Binding("ctrl+s", "save", _("Save"), priority=True),
+    ]
+
+    def __init__(self, sheet: ScoreSheet) -> None:
+        super().__init__()
+        self.sheet = sheet
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(_("The players' names"), style="bold"))
+            for seat, name in enumerate(self.sheet.names):
+                with Horizontal(classes="field"):
+                    yield Label(_("Player %(n)d") % {"n": seat + 1})
+                    yield Input(value=name, classes="name", id=f"name-{seat}")
+            yield Static("", classes="error", id="error")
+            with Horizontal(classes="field"):
+                yield Button(_("Save"), variant="primary", id="save")
+                yield Button(_("Cancel"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(False)
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self.action_save()
+
+    def action_save(self) -> None:
+        names = [self.query_one(f"#name-{seat}", Input).value for seat in range(self.sheet.rules.players)]
+        if names == self.sheet.names:
+            self.dismiss(False)
+            return
+        try:
+            self.sheet.rename(names)
+        except ScoreError as problem:
+            self.query_one("#error", Static).update(sentence(str(problem)))
             return
         self.dismiss(True)
 
@@ -909,7 +1230,8 @@ class ExportSheetScreen(_Dialog):
             yield Static(Text(_("Export this game"), style="bold"))
             yield Static(_("A name ending in .csv saves the scoresheet as CSV; any other name saves the "
                            "ohhell/1 record (JSON), which ohhell replay checks."))
-            yield Input(value=str(Path.cwd() / f"ohhell-score-{self.sheet_id}.json"), id="path")
+            yield Input(value=f"ohhell-score-{self.sheet_id}.json", id="path")
+            yield Static(_("A name without a folder is saved in %(folder)s.") % {"folder": Path.cwd()}, classes="dim")
             yield Static("", classes="error", id="error")
             yield Static(_("Enter saves, Esc cancels."), classes="dim")
 
@@ -918,7 +1240,8 @@ class ExportSheetScreen(_Dialog):
         try:
             export_sheet(self.sheet, path)
         except OSError as problem:
-            self.query_one("#error", Static).update(str(problem))
+            self.query_one("#error", Static).update(_("Could not write %(path)s: %(error)s")
+                                                    % {"path": path, "error": file_problem(problem)})
             return
         self.app.notify(_("Saved %(path)s") % {"path": path})
         self.dismiss(str(path))
@@ -942,33 +1265,34 @@ class KeysScreen(_Dialog):
     ]
 
     def compose(self) -> ComposeResult:
-        text = Text(_("Keys") + "\n\n", style="bold")
-        for keys, meaning in sheet_keys():
-            text.append(f"{keys:<14}", style="bold cyan")
-            text.append(meaning + "\n")
         with Vertical():
-            yield Static(text)
+            yield Static(Text(_("Keys") + "\n", style="bold"))
+            yield Static(keys_table(sheet_keys()))
 
 
 def sheet_keys() -> Sequence[tuple[str, str]]:
     return [
         ("0 … 9, Enter", _("enter the bid or the tricks of the player shown")),
         ("Backspace", _("erase a digit, or go back to the previous player's tricks")),
+        ("m", _("the player shown made the bid (when the bids of everyone left add up, all of them at once)")),
         ("t", _("enter the turned card or the trump suit (before the first bid)")),
         ("↑ ↓", _("select a hand")),
         ("e", _("edit the selected hand (every later hand is scored again)")),
+        ("r", _("rename the players")),
         ("u", _("undo the last change")),
         ("c", _("chart of the totals")),
         ("s", _("statistics: bids made, zero bids made")),
         ("x", _("export as an ohhell/1 record or CSV")),
         ("Esc", _("back to the saved games")),
-        ("q", _("quit (the game is saved)")),
+        ("q", _("quit (the game is saved; ohhell score --resume goes on with it)")),
     ]
 
 
 def run_score(store: ScoreStore, sheet: ScoreSheet | None = None, sheet_id: str | None = None,
-              defaults: dict[str, Any] | None = None) -> None:
-    ScoreApp(store, sheet, sheet_id, defaults).run()
+              defaults: dict[str, Any] | None = None) -> str | None:
+    """Run the app; returns the id of the last game opened when it is not finished (for the
+    resume hint)."""
+    return ScoreApp(store, sheet, sheet_id, defaults).run()
 
 
 __all__ = ["ScoreApp", "SheetScreen", "export_sheet", "run_score", "stats_table"]

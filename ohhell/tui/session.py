@@ -185,20 +185,33 @@ class PlaySession:
     @classmethod
     def from_save(cls, data: Any, save_path: Path | None = None,
                   options: TableOptions | None = None) -> PlaySession:
-        """A game from the JSON object of a save file (``options`` override the saved ones)."""
+        """A game from the JSON object of a save file (``options`` override the saved ones).
+        A file that cannot be resumed is a :class:`SessionError` that says so in words for the
+        player (never a bare ``KeyError``)."""
+        where = str(save_path) if save_path is not None else _("this file")
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SessionError(_("this is not a game saved by ohhell play"))
+            raise SessionError(_("%(path)s is not a game saved by ohhell play, so it cannot be resumed.")
+                               % {"path": where})
+        damaged = _("The saved game %(path)s is damaged and cannot be resumed: %(reason)s "
+                    "Start a new game with: ohhell play")
+        record = data.get("record")
+        if not isinstance(record, dict):
+            raise SessionError(damaged % {"path": where, "reason": _("the game itself is missing from it.")})
         try:
-            state = state_from_record(data["record"])
+            state = state_from_record(record)
+        except RecordError as error:
+            reason = (_("the game in it breaks the rules.") if error.hand is None
+                      else _("the game in it breaks the rules in hand %(hand)d.") % {"hand": error.hand + 1})
+            raise SessionError(damaged % {"path": where, "reason": reason}) from error
+        try:
             seed = int(data["seed"])
             bot_seed = int(data["bot_seed"])
             human = int(data.get("human", 0))
             level = str(data.get("bots", "random"))
-        except RecordError as error:
-            raise SessionError(_("the saved game is damaged: %(error)s") % {"error": error}) from error
         except (KeyError, TypeError, ValueError) as error:
-            raise SessionError(_("the saved game is damaged: %(error)s") % {"error": error}) from error
-        names = data["record"].get("names")
+            reason = _("the numbers that deal the next hands are missing from it.")
+            raise SessionError(damaged % {"path": where, "reason": reason}) from error
+        names = record.get("names")
         return cls(state.rules, bots=level, seed=seed, bot_seed=bot_seed, human=human, names=names,
                    options=options or TableOptions.from_json(data.get("options")), state=state,
                    save_path=save_path)
@@ -209,10 +222,14 @@ class PlaySession:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError as error:
-            raise SessionError(_("there is no saved game at %(path)s") % {"path": path}) from error
+            raise SessionError(_("There is no saved game at %(path)s.") % {"path": path}) from error
+        except IsADirectoryError as error:
+            raise SessionError(_("%(path)s is a folder, not a saved game.") % {"path": path}) from error
+        except PermissionError as error:
+            raise SessionError(_("You may not read %(path)s.") % {"path": path}) from error
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise SessionError(_("the saved game %(path)s cannot be read: %(error)s")
-                               % {"path": path, "error": error}) from error
+            raise SessionError(_("%(path)s is not a game saved by ohhell play, so it cannot be resumed.")
+                               % {"path": path}) from error
         return cls.from_save(data, save_path=Path(path), options=options)
 
     # ------------------------------------------------------------------ saving
@@ -440,11 +457,17 @@ def speed_label(name: str) -> str:
 
 
 def default_names(players: int, human: int = 0, you: str | None = None) -> tuple[str, ...]:
-    """"You" at the person's seat and a short name for each bot."""
+    """"You" (or the person's name) at the person's seat and a short name for each bot, never
+    the person's own.
+
+    >>> default_names(4, 0, "Ada")
+    ('Ada', 'Ben', 'Cleo', 'Dev')
+    """
+    mine = you or _("You")
     names = []
-    others = iter(BOT_NAMES)
+    others = iter(name for name in BOT_NAMES if name.casefold() != mine.strip().casefold())
     for seat in range(players):
-        names.append((you or _("You")) if seat == human else next(others))
+        names.append(mine if seat == human else next(others))
     return tuple(names)
 
 

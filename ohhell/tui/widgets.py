@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ohhell.cards import Card
-from ohhell.i18n import _, ngettext
+from ohhell.i18n import _, ngettext, pgettext
 from ohhell.tui.render import card_label, card_rank_key, card_style, card_text, trump_text
 from ohhell.views import SeatView
 
@@ -101,12 +101,18 @@ class HandWidget(Widget):
         self.legal: frozenset[Card] = frozenset()
         self.active = False
         self.cursor = 0
+        self.compact = False
+        """Draw without the ▲ marker line (a short terminal: the raised card is marked enough)."""
         self._spans: list[tuple[int, int, int]] = []
-        self._rank_presses: tuple[int, int] = (-1, -1)
+        self._last_rank_key: tuple[int, Card] | None = None
+        """The rank key pressed last and the card it selected: pressing it again on that very card
+        moves to the next card of the rank; anything else starts again from the first."""
 
     def set_hand(self, cards: Sequence[Card], legal: Sequence[Card], active: bool) -> None:
         """Show ``cards``; when ``active`` the ``legal`` ones may be played now."""
         previous = self.selected()
+        if (tuple(cards), frozenset(legal), active) != (self.cards, self.legal, self.active):
+            self._last_rank_key = None  # a new turn or a new hand: a rank key starts afresh
         self.cards = tuple(cards)
         self.legal = frozenset(legal)
         self.active = active
@@ -139,17 +145,20 @@ class HandWidget(Widget):
         else:
             position = 0 if step > 0 else len(targets) - 1
         self.cursor = targets[position]
+        self._last_rank_key = None
         self.refresh()
 
     def move_to(self, edge: int) -> None:
         targets = self._targets()
         if targets:
             self.cursor = targets[0 if edge < 0 else -1]
+            self._last_rank_key = None
             self.refresh()
 
     def select_card(self, card: Card) -> None:
         if card in self.cards:
             self.cursor = self.cards.index(card)
+            self._last_rank_key = None
             self.refresh()
 
     def select_rank(self, rank: int) -> bool:
@@ -160,11 +169,11 @@ class HandWidget(Widget):
             return False
         if self.active:
             matches.sort(key=lambda i: self.cards[i] not in self.legal)
-        if self.cursor in matches and self._rank_presses[0] == rank:
+        if self.cursor in matches and self._last_rank_key == (rank, self.cards[self.cursor]):
             self.cursor = matches[(matches.index(self.cursor) + 1) % len(matches)]
         else:
             self.cursor = matches[0]
-        self._rank_presses = (rank, self.cursor)
+        self._last_rank_key = (rank, self.cards[self.cursor])
         self.refresh()
         return True
 
@@ -203,6 +212,8 @@ class HandWidget(Widget):
             return self._render_compact()
         rows, spans = card_boxes(grouped, looks)
         self._spans = [(start, end, index_of[index]) for start, end, index in spans]
+        if self.compact:
+            return Group(*rows)
         marker = Text()
         for start, _end, index in self._spans:
             if index == self.cursor and self.active:
@@ -227,6 +238,8 @@ class HandWidget(Widget):
             spans.append((start, len(line), index))
             line.append(" ")
         self._spans = spans
+        if self.compact:
+            return line
         marker = Text()
         for start, _end, index in spans:
             if index == self.cursor and self.active:
@@ -244,6 +257,7 @@ class HandWidget(Widget):
                     self.post_message(self.Chosen(card))
                 else:
                     self.cursor = index
+                    self._last_rank_key = None
                     self.refresh()
                 return
 
@@ -285,6 +299,8 @@ class ChoiceBar(Widget):
         self._spans: list[tuple[int, int, int]] = []
 
     def set_choices(self, title: str, choices: Sequence[Choice], active: bool, keep: bool = True) -> None:
+        """Show ``choices``; the cursor stays on the same value (``keep``), else goes to the current
+        one, never to a forbidden one (the dealer's hooked bid)."""
         previous = self.selected() if keep else None
         self.title = title
         self.choices = tuple(choices)
@@ -296,24 +312,48 @@ class ChoiceBar(Widget):
             current = [i for i, choice in enumerate(self.choices) if choice.current]
             self.cursor = current[0] if current else 0
         self.cursor = min(self.cursor, max(0, len(self.choices) - 1))
+        if self.choices and not self.choices[self.cursor].enabled:
+            self.cursor = self._nearest_enabled(self.cursor)
         self.refresh()
+
+    def _enabled(self) -> list[int]:
+        return [i for i, choice in enumerate(self.choices) if choice.enabled]
+
+    def _nearest_enabled(self, index: int) -> int:
+        """The enabled option closest to ``index`` (the next one up on a tie)."""
+        enabled = self._enabled()
+        if not enabled:
+            return index
+        return min(enabled, key=lambda i: (abs(i - index), i < index))
 
     def selected(self) -> int | None:
         return self.choices[self.cursor].value if self.choices else None
 
+    def is_enabled(self, value: int) -> bool:
+        """Whether ``value`` is one of the options and may be chosen."""
+        return any(choice.value == value and choice.enabled for choice in self.choices)
+
     def move(self, step: int) -> None:
-        if self.choices:
-            self.cursor = (self.cursor + step) % len(self.choices)
-            self.refresh()
+        """The next (``step`` 1) or previous (-1) option that may be chosen, wrapping around."""
+        enabled = self._enabled()
+        if not enabled:
+            return
+        if self.cursor in enabled:
+            self.cursor = enabled[(enabled.index(self.cursor) + step) % len(enabled)]
+        else:
+            self.cursor = self._nearest_enabled(self.cursor)
+        self.refresh()
 
     def move_to(self, edge: int) -> None:
-        if self.choices:
-            self.cursor = 0 if edge < 0 else len(self.choices) - 1
+        enabled = self._enabled()
+        if enabled:
+            self.cursor = enabled[0 if edge < 0 else -1]
             self.refresh()
 
     def select_value(self, value: int) -> bool:
+        """Put the cursor on ``value`` if it may be chosen; whether it could."""
         for index, choice in enumerate(self.choices):
-            if choice.value == value:
+            if choice.value == value and choice.enabled:
                 self.cursor = index
                 self.refresh()
                 return True
@@ -348,7 +388,8 @@ class ChoiceBar(Widget):
             return
         for start, end, index in self._spans:
             if start <= offset.x < end:
-                if index == self.cursor:
+                if index == self.cursor or not self.choices[index].enabled:
+                    # A forbidden option is not selected: the screen says why it may not be chosen.
                     self.post_message(self.Chosen(self, self.choices[index].value))
                 else:
                     self.cursor = index
@@ -371,32 +412,95 @@ def bid_text(view: SeatView, seat: int) -> Text:
     return Text("·", style="dim")
 
 
-def players_table(view: SeatView, thinking: int | None = None) -> RenderableType:
-    """Every player with their bid, the tricks they took and their total."""
-    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+def dealer_chip() -> str:
+    """The one-letter chip that marks the dealer where "(dealer)" does not fit (``D``; ``С`` in
+    Russian): the same letter as the web app's."""
+    return pgettext("dealer chip", "D")
+
+
+def needs_text(view: SeatView, seat: int) -> Text:
+    """How many more tricks a seat needs to make its bid: ``2``, ``✓`` when it has its bid, ``✗``
+    when it has taken more (empty before the bid is known or the cards are played)."""
+    bid = view.bids[seat]
+    if bid is None or not view.dealt or not view.bidding_complete:
+        return Text("")
+    need = bid - view.tricks_won[seat]
+    if need > 0:
+        return Text(str(need), style="yellow")
+    if need == 0:
+        return Text("✓", style="bold green")
+    return Text("✗", style="bold red")
+
+
+def _cell_width(items: Sequence[str | Text]) -> int:
+    return max((Text(item).cell_len if isinstance(item, str) else item.cell_len for item in items), default=0)
+
+
+def players_table(view: SeatView, thinking: int | None = None, width: int | None = None) -> RenderableType:
+    """Every player with their bid, the tricks they took, the tricks they still need and their
+    total. ``width`` is the room for it: where "(dealer)" after a name would squeeze the names, the
+    dealer is marked by :func:`dealer_chip`, and the "needs" column goes first when even that is
+    too narrow (the prompt still says what you need)."""
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    bids = [bid_text(view, seat) for seat in range(view.players)]
+    won = [Text(str(count)) for count in view.tricks_won]
+    needs = [needs_text(view, seat) for seat in range(view.players)]
+    totals = [Text(str(total), style="bold") for total in view.totals]
+    columns = [bids, won, needs, totals]
+    longest = max((Text(name).cell_len for name in names), default=0)
+    dealer_word = " " + _("(dealer)")
+    room = width if width is not None else 10_000
+
+    def widths(headers: list[str]) -> list[int]:
+        return [max(Text(header).cell_len, _cell_width(values))
+                for header, values in zip(headers, columns, strict=True)]
+
+    def fixed(with_needs: bool) -> int:
+        """Columns taken by everything but the name: the marker, the numbers, a space between columns."""
+        shown = [number for index, number in enumerate(numbers) if index != 2 or with_needs]
+        return 1 + sum(shown) + len(shown) + 1
+
+    headers = [_("Bid"), _("Won"), _("Needs"), _("Total")]
+    numbers = widths(headers)
+    if room - fixed(True) < min(longest, 6):
+        # Short headings (a narrow terminal), so that the names keep their room.
+        headers = [pgettext("short heading", "Bid"), pgettext("short heading", "Won"),
+                   pgettext("short heading", "Needs"), pgettext("short heading", "Total")]
+        numbers = widths(headers)
+    show_needs = view.dealt and view.bidding_complete
+    if show_needs and room - fixed(True) < min(longest, 6):
+        show_needs = False
+    # Decided as if the "needs" column were there, so that the mark does not change mid-hand.
+    full_dealer = room - fixed(True) >= longest + Text(dealer_word).cell_len
+    table = Table(box=None, padding=(0, 1), collapse_padding=True, pad_edge=False, expand=True, show_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(_("Player"), ratio=3, no_wrap=True, overflow="ellipsis")
-    table.add_column(_("Bid"), justify="right", no_wrap=True)
-    table.add_column(_("Won"), justify="right", no_wrap=True)
-    table.add_column(_("Total"), justify="right", no_wrap=True)
-    names = view.names or tuple(str(seat) for seat in range(view.players))
+    table.add_column(headers[0], justify="right", no_wrap=True)
+    table.add_column(headers[1], justify="right", no_wrap=True)
+    if show_needs:
+        table.add_column(headers[2], justify="right", no_wrap=True)
+    table.add_column(headers[3], justify="right", no_wrap=True)
     for seat in range(view.players):
         marker = Text("▶", style="bold yellow") if seat == view.turn or seat == thinking else Text("")
         name = Text(names[seat], style="bold" if seat == view.seat else "")
-        if seat == view.dealer and view.first_dealer is not None:
-            name.append(" " + _("(dealer)"), style="dim italic")
-        won = Text(str(view.tricks_won[seat]))
+        dealer = seat == view.dealer and view.first_dealer is not None
+        if dealer and full_dealer:
+            name.append(dealer_word, style="dim italic")
+        elif dealer:
+            # The chip goes first, so that a long name cut short keeps it.
+            name = Text.assemble((dealer_chip(), "reverse"), " ", name)
         bid = view.bids[seat]
         if bid is not None and view.dealt:
             if view.tricks_won[seat] > bid:
-                won.stylize("red")
+                won[seat].stylize("red")
             elif view.tricks_won[seat] == bid:
-                won.stylize("green")
-        table.add_row(marker, name, bid_text(view, seat), won, Text(str(view.totals[seat]), style="bold"))
-    bids = [bid for bid in view.bids if bid is not None]
+                won[seat].stylize("green")
+        row = [marker, name, bids[seat], won[seat]] + ([needs[seat]] if show_needs else []) + [totals[seat]]
+        table.add_row(*row)
+    bid_values = [bid for bid in view.bids if bid is not None]
     footer = Text()
-    if view.dealt and bids:
-        total = sum(bids)
+    if view.dealt and bid_values:
+        total = sum(bid_values)
         footer.append(ngettext("Bids add up to %(sum)d of %(size)d trick",
                                "Bids add up to %(sum)d of %(size)d tricks", view.hand_size)
                       % {"sum": total, "size": view.hand_size}, style="dim")
@@ -408,7 +512,62 @@ def players_table(view: SeatView, thinking: int | None = None) -> RenderableType
     return Group(table, footer)
 
 
-def table_panel(view: SeatView) -> RenderableType:
+def trick_cards(view: SeatView, trick: Sequence[tuple[int, Card]], width: int | None = None) -> list[Text]:
+    """The cards of the trick in progress, the one winning so far framed in green, each with its
+    player's name below it, cut to the card's width so that names never run into each other
+    (``Alex…``); where the cards do not fit ``width`` with a space between them, they are drawn
+    side by side."""
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    winning = _winning_index(view, list(trick))
+    gap = 1
+    if width is not None and len(trick) * (CARD_WIDTH + 1) - 1 > width:
+        gap = 0
+    looks = [BoxLook(border="bold green" if index == winning else "grey50") for index in range(len(trick))]
+    rows, spans = card_boxes([card for _seat, card in trick], looks, gap=gap)
+    name_row = Text()
+    for (start, _end, index) in spans:
+        name_row.append(" " * (start - name_row.cell_len))
+        name_row.append(fit(names[trick[index][0]], CARD_WIDTH - 1 + gap),
+                        style="bold green" if index == winning else "")
+    return [*rows, name_row]
+
+
+def last_trick_line(view: SeatView, width: int | None = None) -> Text | None:
+    """The last trick: each card with its player and who won it; only the cards and the winner
+    where that does not fit ``width``."""
+    last = view.last_trick
+    if last is None:
+        return None
+    names = view.names or tuple(str(seat) for seat in range(view.players))
+    line = Text(_("Last trick:") + " ", style="bold")
+    for seat, card in last.cards:
+        line.append_text(card_text(card))
+        line.append(f" {names[seat]}  ", style="bold green" if seat == last.winner else "dim")
+    line.append("→ " + _("%(name)s won it") % {"name": names[last.winner]}, style="green")
+    if width is None or line.cell_len <= width:
+        return line
+    line = Text(_("Last trick:") + " ", style="bold")
+    for _seat, card in last.cards:
+        line.append_text(card_text(card))
+        line.append(" ")
+    line.append("→ " + _("%(name)s won it") % {"name": names[last.winner]}, style="green")
+    return line
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, with ``…`` when cut (``Alexandra`` → ``Alex…``).
+
+    >>> fit("Alexandra", 5), fit("Ada", 5), fit("Ada", 2)
+    ('Alex…', 'Ada', 'A…')
+    """
+    if Text(text).cell_len <= width:
+        return text
+    cut = Text(text)
+    cut.truncate(max(0, width - 1))
+    return cut.plain + "…"
+
+
+def table_panel(view: SeatView, width: int | None = None) -> RenderableType:
     """Trump, the trick in progress (with who plays each card) and the last trick."""
     names = view.names or tuple(str(seat) for seat in range(view.players))
     parts: list[RenderableType] = []
@@ -424,26 +583,12 @@ def table_panel(view: SeatView) -> RenderableType:
     if view.dealt:
         parts.append(Text(_("This trick:"), style="bold"))
         if trick:
-            leader_winning = _winning_index(view, trick)
-            looks = [BoxLook(border="bold green" if index == leader_winning else "grey50")
-                     for index in range(len(trick))]
-            rows, spans = card_boxes([card for _seat, card in trick], looks)
-            name_row = Text()
-            for (start, _end, index) in spans:
-                label = names[trick[index][0]][:CARD_WIDTH + 1]
-                name_row.append(" " * (start - len(name_row)) + label,
-                                style="bold green" if index == leader_winning else "")
-            parts.extend([*rows, name_row])
+            parts.extend(trick_cards(view, trick, width))
         else:
             parts.append(Text("  " + _("(no card yet)"), style="dim"))
-    last = view.last_trick
+    last = last_trick_line(view, width)
     if last is not None:
-        line = Text(_("Last trick:") + " ", style="bold")
-        for seat, card in last.cards:
-            line.append_text(card_text(card))
-            line.append(f" {names[seat]}  ", style="bold green" if seat == last.winner else "dim")
-        line.append("→ " + _("%(name)s won it") % {"name": names[last.winner]}, style="green")
-        parts.append(line)
+        parts.append(last)
     if view.visible_hands:
         line = Text(_("On the others' foreheads:") + " ", style="bold")
         for seat, cards in sorted(view.visible_hands.items()):
@@ -467,3 +612,103 @@ def _winning_index(view: SeatView, trick: list[tuple[int, Card]]) -> int | None:
         if (suit == best_suit and card > best_card) or (suit == view.trump and best_suit != view.trump):
             best = index
     return best
+
+
+# ---------------------------------------------------------------------- the keys
+
+
+def keys_table(lines: Sequence[tuple[str, str]]) -> Table:
+    """Keys and what they do, in two columns: a long description wraps inside its own column."""
+    table = Table(box=None, padding=(0, 2, 0, 0), show_header=False, expand=True)
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column(ratio=1)
+    for keys, meaning in lines:
+        table.add_row(keys, meaning)
+    return table
+
+
+
+
+class KeyBar(Widget):
+    """The keys of the screen at the bottom, like Textual's footer, but fitted to the width: when
+    they do not all fit, the least important go first (the screen's ``KEY_PRIORITY`` lists its
+    actions, most important first; ``?`` shows every key), so that quitting never falls off the
+    edge. A click on a key presses it. A screen hides a key that does nothing now with
+    ``shows_key(action)``."""
+
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 1; background: $footer-background; color: $footer-foreground; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._spans: list[tuple[int, int, str]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        self.refresh()
+
+    def entries(self) -> list[KeyEntry]:
+        """The keys to show, in the screen's order (one per action)."""
+        screen = self.screen
+        shows = getattr(screen, "shows_key", None)
+        seen: set[str] = set()
+        out = []
+        for _namespace, binding, enabled, _tooltip in screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            if shows is not None and not shows(binding.action):
+                continue
+            seen.add(binding.action)
+            out.append(KeyEntry(binding.action, binding.key, self.app.get_key_display(binding),
+                                binding.description, enabled))
+        return out
+
+    def fitted(self, width: int) -> list[KeyEntry]:
+        """The keys that fit ``width``, the least important dropped first."""
+        priority: Sequence[str] = getattr(self.screen, "KEY_PRIORITY", ())
+
+        def rank(entry: KeyEntry) -> int:
+            return priority.index(entry.action) if entry.action in priority else len(priority)
+
+        kept = self.entries()
+        while kept and sum(entry.width for entry in kept) > width:
+            kept.remove(max(reversed(kept), key=rank))
+        return kept
+
+    def render(self) -> RenderResult:
+        line = Text()
+        spans = []
+        for entry in self.fitted(self.size.width):
+            start = line.cell_len
+            line.append(f" {entry.shown} ", style="bold" if entry.enabled else "dim")
+            line.append(entry.description + " ", style="" if entry.enabled else "dim")
+            spans.append((start, line.cell_len, entry.key))
+        self._spans = spans
+        return line
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One key of a :class:`KeyBar`."""
+
+    action: str
+    key: str
+    shown: str
+    description: str
+    enabled: bool
+
+    @property
+    def width(self) -> int:
+        return Text(f" {self.shown} {self.description} ").cell_len

@@ -8,10 +8,9 @@ with the reason, except under ``CI=true``, where a missing service fails them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
+import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,7 @@ import uvicorn
 
 from ohhell.server.app import create_app
 from ohhell.server.config import ServerConfig
+from ohhell.server.localcluster import free_port, postgres_binaries, wait_for_port
 
 CI = os.environ.get("CI", "").lower() == "true"
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,20 +40,6 @@ def need(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_for_port(port: int, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
 
 
 @dataclass
@@ -151,19 +137,10 @@ def stop_process(server: ServerProcess) -> None:
 # ----------------------------------------------------------------------------- PostgreSQL
 
 
-def _postgres_bin() -> Path | None:
-    root = Path("/usr/lib/postgresql")
-    if not root.is_dir():
-        return None
-    versions = sorted((p for p in root.iterdir() if (p / "bin" / "initdb").exists()),
-                      key=lambda p: int(p.name) if p.name.isdigit() else 0)
-    return versions[-1] / "bin" if versions else None
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A temporary PostgreSQL cluster on a free port, run as the ``postgres`` user when root."""
-    binaries = _postgres_bin()
+    binaries = postgres_binaries()
     need(binaries is not None, "PostgreSQL is not installed (apt-get install postgresql)")
     assert binaries is not None
     folder = Path(tempfile.mkdtemp(prefix="ohhell-pg-"))
@@ -185,6 +162,24 @@ def postgres_url() -> Iterator[str]:
         subprocess.run([*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                        capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def fresh_postgres_database(url: str) -> str:
+    """A new, empty database on the suite's PostgreSQL cluster (its URL)."""
+    import psycopg
+
+    name = f"t{random.randrange(10**9)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind: a SQLite file, and a new database on the suite's PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ohhell.db'}"
+    return fresh_postgres_database(request.getfixturevalue("postgres_url"))
 
 
 # ----------------------------------------------------------------------------- Chromium

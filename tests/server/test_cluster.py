@@ -25,7 +25,7 @@ import websockets
 from leaks import Truth, check_messages
 from wsclient import Client, create_table, join_table
 
-from conftest import need, run_async
+from conftest import fresh_postgres_database, need, run_async
 from ohhell.record import replay
 from ohhell.rules import Rules
 from ohhell.server.localcluster import LocalCluster, missing_parts
@@ -39,12 +39,7 @@ SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}
 def site(postgres_url: str) -> Iterator[LocalCluster]:
     missing = missing_parts()
     need(not missing, f"a local cluster needs {', '.join(missing)} (apt-get install redis-server postgresql haproxy)")
-    import psycopg
-
-    name = f"c{random.randrange(10**9)}"  # a database of its own on the suite's PostgreSQL
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    cluster = LocalCluster(processes=3, serve_args=PACE, database=postgres_url.rsplit("/", 1)[0] + "/" + name)
+    cluster = LocalCluster(processes=3, serve_args=PACE, database=fresh_postgres_database(postgres_url))
     cluster.start()
     yield cluster
     cluster.stop()
@@ -157,7 +152,7 @@ def test_four_players_on_different_processes_play_a_whole_game(site: LocalCluste
     for seat, client in enumerate(clients):
         assert check_messages(truth, seat, client.received) > 10
         assert client.state["totals"] == truth.final.totals
-        assert not any(e["code"] not in ("stale", "out-of-turn") for e in client.errors), client.errors
+        assert not any(e["code"] not in ("stale", "out-of-turn", "too-late") for e in client.errors), client.errors
     assert check_messages(truth, None, spectator.received) > 10
     record = httpx.get(f"{site.url}/api/tables/{code}/record", timeout=10).json()
     assert replay(record)["totals"] == truth.final.totals

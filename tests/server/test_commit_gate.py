@@ -21,26 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from wsclient import Client, create_table, join_table
 
 from conftest import free_port, run_async, spawn_server, stop_process
 
 ONE_CARD_HANDS = {"schedule": "explicit", "hands": [[1, "turn-up"], [2, "turn-up"]]}
 PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "30")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'gate.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    import psycopg
-
-    name = f"g{random.randrange(10**9)}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return url.rsplit("/", 1)[0] + "/" + name
 
 
 @contextlib.contextmanager

@@ -4,7 +4,6 @@ other's text columns)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import httpx
@@ -12,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import LiveServer, start_server
+from conftest import LiveServer, fresh_postgres_database, start_server
 from ohhell.server.store import Store
 
 
@@ -21,13 +20,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     if request.param == "sqlite":
         database = f"sqlite:///{tmp_path_factory.mktemp('http') / 'input.db'}"
     else:
-        import psycopg
-
-        url: str = request.getfixturevalue("postgres_url")
-        name = f"h{random.randrange(10**9)}"
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        database = url.rsplit("/", 1)[0] + "/" + name
+        database = fresh_postgres_database(request.getfixturevalue("postgres_url"))
     live = start_server(database, max_tables_per_minute=100_000)
     yield live
     live.stop()

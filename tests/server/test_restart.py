@@ -13,7 +13,6 @@ import signal
 from pathlib import Path
 
 import httpx
-import pytest
 from wsclient import Client, create_table
 
 from conftest import free_port, run_async, spawn_server, stop_process
@@ -21,20 +20,6 @@ from ohhell.record import replay
 
 SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}
 FAST = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "30")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'restart.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    # A fresh database per test on the shared cluster.
-    import psycopg
-
-    name = f"t{random.randrange(10**9)}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return url.rsplit("/", 1)[0] + "/" + name
 
 
 def test_kill_9_mid_hand_loses_nothing(database: str, tmp_path: Path) -> None:

@@ -98,3 +98,64 @@ def test_score_resume(scored, data_dir):
     assert runner.invoke(main, ["score", "--resume", "nope"]).exit_code == 1
     runner.invoke(main, ["score"])
     assert scored[-1][1] is None  # no options: the list of saved games
+
+
+def test_score_names_are_checked_with_a_message_about_the_names(scored, data_dir):
+    runner = CliRunner()
+    twice = runner.invoke(main, ["score", "--names", "A,A,B"])
+    assert twice.exit_code == 2 and "--names" in twice.output and "same name: A, A" in twice.output
+    two = runner.invoke(main, ["score", "--names", "A,B"])
+    assert two.exit_code == 2 and "--names" in two.output and "give 3 to 10 names" in two.output
+    assert "--players" not in two.output
+    assert not scored
+
+
+def test_score_says_how_to_go_on_after_quitting(monkeypatch, data_dir):
+    monkeypatch.setattr("ohhell.tui.score_app.run_score", lambda *args, **kwargs: "20250101-abc")
+    result = CliRunner().invoke(main, ["score", "--names", "Ann,Bob,Cy"])
+    assert result.exit_code == 0, result.output
+    assert "ohhell score --resume 20250101-abc" in result.output
+
+
+def test_play_with_a_bots_name_gives_that_bot_another(played, data_dir):
+    result = CliRunner().invoke(main, ["play", "--players", "4", "--bots", "random", "--name", "Ada"])
+    assert result.exit_code == 0, result.output
+    assert played[0].names == ("Ada", "Ben", "Cleo", "Dev")
+
+
+def test_a_damaged_save_is_explained(played, data_dir, tmp_path):
+    import json
+
+    runner = CliRunner()
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"format": "ohhell-play/1", "seed": 1}), encoding="utf-8")
+    result = runner.invoke(main, ["play", "--resume", str(broken)])
+    assert result.exit_code == 1
+    assert "is damaged and cannot be resumed: the game itself is missing from it." in result.output
+    assert "'record'" not in result.output and "KeyError" not in result.output
+    other = tmp_path / "other.json"
+    other.write_text("[1, 2]", encoding="utf-8")
+    assert "is not a game saved by ohhell play" in runner.invoke(main, ["play", "--resume", str(other)]).output
+    folder = runner.invoke(main, ["play", "--resume", str(tmp_path)])
+    assert "is a folder, not a saved game" in folder.output
+    assert not played
+
+
+def test_click_names_a_missing_file_in_the_language(tmp_path):
+    result = CliRunner().invoke(main, ["--lang", "ru", "replay", str(tmp_path / "nonexist.json")])
+    assert result.exit_code == 2 and "Файл" in result.output and "File" not in result.output
+    result = CliRunner().invoke(main, ["--lang", "bg", "play", "--save", str(tmp_path)])
+    assert result.exit_code == 2 and "File" not in result.output and "Файл" in result.output
+
+
+def test_a_damaged_scoresheet_is_explained(scored, data_dir):
+    folder = data_dir / "scoresheets"
+    folder.mkdir(parents=True)
+    (folder / "nothing.json").write_text('{"id": "nothing"}', encoding="utf-8")
+    (folder / "broken.json").write_text("{broken", encoding="utf-8")
+    runner = CliRunner()
+    for name in ("nothing", "broken"):
+        result = runner.invoke(main, ["score", "--resume", name])
+        assert result.exit_code == 1 and "KeyError" not in result.output, result.output
+        assert f"the saved game {name} is damaged: " in result.output and "is not a scoresheet" in result.output
+    assert not scored

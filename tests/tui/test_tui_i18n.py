@@ -62,7 +62,10 @@ def headless_run(self, *args, **kwargs):
                 await wait(lambda: my_turn() or self.session.view().phase.name != "BIDDING")
             await pilot.pause(0.1)
             SCREENS.append(screen_text(self))
-            await pilot.press("escape")
+            await pilot.press("escape")  # asks first
+            await pilot.pause(0.1)
+            SCREENS.append(screen_text(self))
+            await pilot.press("y")
             await pilot.pause(0.1)
     asyncio.run(body())
     return self.return_value
@@ -110,7 +113,7 @@ GAME = ["--players", "3", "--bots", "random", "--seed", "3", "--speed", "instant
 
 def test_play_in_russian_from_lang(tmp_path: Path) -> None:
     screens, printed = play(tmp_path, ["play", *GAME], LANG="ru_RU.UTF-8")
-    first, after = screens
+    first, after, asking = screens
     for text in ("Игроки", "Стол", "Ваши карты", "Козырь:", "Заявка", "Взято", "Итого", "сдача 1 из 3",
                  "Сдача 1: по 2 карты", "Ваша заявка: наберите число от 0 до 2",
                  "Подсказка", "Всё моё", "Сохр. и выйти"):
@@ -118,6 +121,7 @@ def test_play_in_russian_from_lang(tmp_path: Path) -> None:
     for english in ("Players", "Table", "Your hand", "Your bid", "Hint", "Save & quit", "Bids add up"):
         assert english not in first, (english, first)
     assert "Вы заявили" in after and "Ваш ход: выберите карту" in after, after
+    assert "Сохранить игру и выйти?" in asking and "Играть дальше" in asking, asking  # Esc asks first
     assert "Игра сохранена в" in printed and "ohhell play --resume" in printed, printed
     # The cards on the table show Russian rank letters (no A K Q J on a face).
     faces = [line for line in first.splitlines() if "♠" in line or "♥" in line or "♦" in line or "♣" in line]
@@ -129,7 +133,7 @@ def test_play_in_kyrgyz_with_lang_option(tmp_path: Path) -> None:
         screens, printed = play(tmp_path, args, LANG="ru_RU.UTF-8")
         first = screens[0]
         for text in ("Оюнчулар", "Стол", "Сиздин карталар", "Көзүр:", "Заявка", "Жыйынтык",
-                     "Сиздин заявка:", "Кеңеш", "Сактап, чыгуу"):
+                     "Сиздин заявкаңыз:", "0дөн 2ге чейинки", "Кеңеш", "Сактап, чыгуу"):
             assert text in first, (text, first)
         for other in ("Игроки", "Players", "Your bid", "Подсказка"):
             assert other not in first, (other, first)
@@ -144,7 +148,7 @@ def test_play_in_kyrgyz_with_lang_option(tmp_path: Path) -> None:
      ["Оюнчулар жана карталар", "4 оюнчу, 52 картадан турган колода", "Көзүр", "Заявкалар", "алым",
       "Упай эсеби", "Оюндун аягы"], ["Игроки", "Players and cards"]),
     (["rules", "classic", "--lang", "ky"], {}, ["Оюнчулар жана карталар"], ["Players and cards"]),
-    (["rules"], {"LANG": "uk_UA.UTF-8"}, ["classic", "Канонічний профіль"], ["The canonical profile"]),
+    (["rules"], {"LANG": "uk_UA.UTF-8"}, ["classic", "Класичні правила"], ["The classic rules"]),
 ])
 def test_rules_explained_in_the_language(tmp_path: Path, args: list[str], variables: dict[str, str],
                                          expected: list[str], absent: list[str]) -> None:

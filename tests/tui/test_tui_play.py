@@ -112,7 +112,14 @@ def test_the_dealer_is_refused_the_hooked_bid(tmp_path):
             await type_number(pilot, forbidden)
             assert session.state.bids[0] is None
             prompt = static_text(app, "#prompt")
-            assert "✗" in prompt and "the dealer may not bid" in prompt
+            assert "✗" in prompt and f"As the dealer you may not bid {forbidden}" in prompt
+            # The cursor never rests on the forbidden bid: ←/→ step over it.
+            assert bar.selected() != forbidden
+            for _ in range(len(bar.choices) + 1):
+                await pilot.press("right")
+                assert bar.selected() != forbidden
+            await pilot.press("home")
+            assert bar.selected() == (0 if forbidden != 0 else 1)
             allowed = 0 if forbidden != 0 else 1
             await type_number(pilot, allowed)
             assert session.state.bids[0] == allowed
@@ -129,7 +136,11 @@ def test_quit_saves_and_resume_goes_on(tmp_path):
             await wait_until(pilot, lambda: ready(app))
             await act(pilot, app)
             await act(pilot, app)
+            # Esc asks first: a second Esc (meant for a dialog) answers no and the game goes on.
             await pilot.press("escape")
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen) and app.return_value is None
+            await pilot.press("escape", "y")
 
     run(first())
     path = tmp_path / "game.json"
@@ -379,3 +390,195 @@ def test_the_engine_names_cards_as_the_table_shows_them(tmp_path):
 
     run(body())
     assert not cards_shown_as_seen() and message_card(parse_card("TH")) == "TH"
+
+
+# ---------------------------------------------------------------------- issue 18: as a player finds it
+
+
+def test_a_rank_key_starts_again_from_the_first_card_of_its_rank():
+    from ohhell.tui.widgets import HandWidget
+
+    king_spades, king_hearts, two = parse_card("KS"), parse_card("KH"), parse_card("2D")
+    hand = HandWidget()
+    hand.set_hand([king_spades, king_hearts, two], [king_spades, king_hearts, two], True)
+    assert hand.select_rank(11) and hand.selected() == king_spades
+    assert hand.select_rank(11) and hand.selected() == king_hearts  # again: the next king
+    # A later turn (a card has gone): the cursor rests on K♠, and one k stays there.
+    hand.set_hand([king_spades, king_hearts], [king_spades, king_hearts], True)
+    hand.move_to(-1)
+    assert hand.selected() == king_spades
+    hand.select_rank(11)
+    assert hand.selected() == king_spades
+    # Moved away with the arrows and back: k starts from the first king again.
+    hand.select_rank(11)
+    assert hand.selected() == king_hearts
+    hand.move(-1)
+    hand.select_rank(11)
+    assert hand.selected() == king_spades
+
+
+def _position(tmp_path, hands: tuple[str, str, str], first_dealer: int = 0, **options) -> PlaySession:
+    """Three players, two cards each, bids 1 (seat 1), 0 (seat 2), 0 (you, the dealer)."""
+    rules = preset("classic", players=3, max_size=2)
+    state = Game(rules).new_initial_state(first_dealer=first_dealer)
+    state.apply(Deal(tuple(tuple(parse_cards(text)) for text in hands), parse_card("5D")))
+    for seat, bid in ((1, 1), (2, 0), (0, 0)):
+        state.apply(Bid(seat, bid))
+    return PlaySession(rules, bots="random", seed=1, bot_seed=1, state=state,
+                       options=TableOptions(delay=0.0, window=0.0, **options), save_path=tmp_path / "p.json")
+
+
+def test_a_card_that_does_not_follow_suit_is_refused_in_the_players_words(tmp_path):
+    session = _position(tmp_path, ("AS 2H", "KS 3H", "QS 4H"))
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            view = session.view()
+            suit = view.trick_suit
+            assert suit is not None
+            wrong = next(card for card in view.hand if card // 13 != suit)
+            app.screen._play_card(wrong)
+            prompt = static_text(app, "#prompt")
+            assert f"You must follow {'♠♥♦♣'[suit]}." in prompt
+            assert "seat" not in prompt and "but played" not in prompt
+            assert wrong in session.view().hand
+            # Take-back is off at this table: u says so (and its key is not offered).
+            await pilot.press("u")
+            assert "Take-back is off at this table" in static_text(app, "#prompt")
+            assert "Take back" not in plain(app.screen.query_one("KeyBar").render())
+            assert "You need 1 more trick." not in static_text(app, "#prompt")  # you bid 0
+
+    run(body())
+
+
+def test_esc_asks_before_quitting_and_a_double_esc_from_a_dialog_loses_nothing(tmp_path):
+    from ohhell.tui.dialogs import ConfirmScreen
+
+    session = new_session(tmp_path, players=3, max_size=2, seed=2)
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            await pilot.press("question_mark")
+            await pilot.press("escape", "escape")  # closes the keys, then asks
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")
+            assert isinstance(app.screen, GameScreen) and app.return_value is None
+            await pilot.press("ctrl+q")  # quits at once
+            await pilot.pause()
+            assert app.return_value == str(tmp_path / "game.json")
+
+    run(body())
+
+
+def test_the_keys_dialog_keeps_long_descriptions_in_their_column():
+    from ohhell.i18n import set_language
+    from ohhell.tui.play_app import help_lines
+    from ohhell.tui.widgets import keys_table
+
+    for language in ("en", "ru"):
+        set_language(language)
+        try:
+            lines = plain(keys_table(help_lines()), width=60).splitlines()
+            key_width = max(len(keys) for keys, _meaning in help_lines())
+            for line in lines:
+                if line.strip() and not line[:key_width].strip():
+                    continue  # a wrapped description: it starts in the description's column
+                assert line[:key_width].strip() in {keys for keys, _meaning in help_lines()}, line
+            if language == "ru":
+                assert "т к д в 0 9 … 2" in "\n".join(lines)  # the keys the prompt names
+        finally:
+            set_language("en")
+
+
+def test_the_hint_selects_its_card_and_the_scores_of_earlier_hands(tmp_path):
+    from ohhell.tui.play_app import ScoresScreen
+
+    session = new_session(tmp_path, players=3, max_size=2, seed=5)
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            await pilot.press("p")
+            assert isinstance(app.screen, ScoresScreen)
+            assert "No hand is finished yet." in plain(app.screen.query_one("Static").content)
+            await pilot.press("escape")
+            while not session.state.finished_hands:
+                if isinstance(app.screen, HandOverScreen):
+                    break
+                if session.human_turn() == "play":
+                    await pilot.press("h")
+                    await wait_until(pilot, lambda: "Hint:" in static_text(app, "#prompt"), what="the hint")
+                    hinted = app.screen.query_one(HandWidget).selected()
+                    assert card_label_of(hinted) in static_text(app, "#prompt").split("Hint:")[1]
+                    await pilot.press("enter")
+                    await wait_until(pilot, lambda: ready(app))
+                else:
+                    await pilot.press("h")
+                    await wait_until(pilot, lambda: "Hint:" in static_text(app, "#prompt"), what="the hint")
+                    bar = app.screen.query_one(ChoiceBar)
+                    assert f"bid {bar.selected()}" in static_text(app, "#prompt")
+                    await pilot.press("enter")
+                    await wait_until(pilot, lambda: ready(app))
+            if isinstance(app.screen, HandOverScreen):
+                await pilot.press("enter")
+                await wait_until(pilot, lambda: ready(app))
+            await pilot.press("p")
+            sheet = plain(app.screen.query_one("Static").content)
+            first = session.state.finished_hands[0]
+            assert "Score sheet" in sheet and all(name in sheet for name in session.names)
+            assert f"{first.bids[0]}/{first.tricks[0]} {first.totals[0]}" in sheet
+
+    run(body())
+
+
+def card_label_of(card):
+    from ohhell.tui.render import card_label
+
+    return card_label(card)
+
+
+def test_needs_column_and_prompt(tmp_path):
+    # You lead after the dealer (seat 2) and bid 2.
+    rules = preset("classic", players=3, max_size=2)
+    state = Game(rules).new_initial_state(first_dealer=2)
+    state.apply(Deal(tuple(tuple(parse_cards(text)) for text in ("AS AH", "KS 3H", "QS 4H")), parse_card("5D")))
+    for seat, bid in ((0, 2), (1, 1), (2, 0)):
+        state.apply(Bid(seat, bid))
+    session = PlaySession(rules, bots="random", seed=1, bot_seed=1, state=state,
+                          options=TableOptions(delay=0.0, window=0.0), save_path=tmp_path / "n.json")
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            assert "You need 2 more tricks." in static_text(app, "#prompt")
+            players = static_text(app, "#players")
+            assert "Needs" in players
+            row = next(line for line in players.splitlines() if "You" in line)
+            assert row.split()[-2:] == ["2", "0"]  # needs 2, total 0
+
+    run(body())
+
+
+def test_secret_bids_are_revealed_in_the_log(tmp_path):
+    rules = preset("boerenbridge", players=4, max_size=2)
+    session = PlaySession.new(rules, bots="random", seed=4, options=TableOptions(delay=0.0, window=0.0),
+                              save_path=tmp_path / "b.json")
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            while session.view().phase.name == "BIDDING":
+                await act(pilot, app)
+            log = log_text(game_screen(app))
+            bids = session.state.bids
+            revealed = ", ".join(f"{name} {bid}" for name, bid in zip(session.names, bids, strict=True))
+            assert f"Bids revealed: {revealed}." in log
+
+    run(body())

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 from tui_helpers import plain, run, static_text, type_number, wait_until
 
 from ohhell.errors import RulesError
@@ -96,21 +96,21 @@ def test_the_hook_refuses_the_dealer_and_undo_takes_back(data_dir):
             assert "Dee may not bid 7" in static_text(app, "#prompt")
             await type_number(pilot, 7)
             assert sheet.bids[3] is None
-            assert "the dealer may not bid 7" in static_text(app, "#message")
+            assert "The dealer may not bid 7" in static_text(app, "#message")
             await type_number(pilot, 3)
             assert sheet.bids == [1, 2, 0, 3]
             await pilot.press("u")
             assert sheet.bids[3] is None and sheet.bids[2] == 0
             await type_number(pilot, 6)
-            # Tricks that do not add up are refused, and asked for again.
+            # Tricks that do not add up are refused when typed; the good entries stay.
             for tricks in (1, 3, 0):
                 await type_number(pilot, tricks)
             assert sheet_screen(app).buffer == "6"  # the last player's tricks are proposed
             await type_number(pilot, 5)
-            assert "Enter the tricks again" in static_text(app, "#message")
-            assert not sheet.state.finished_hands
-            for tricks in (1, 3, 0, 6):
-                await type_number(pilot, tricks)
+            assert "The tricks must add up to 10: Dee took the 6 left" in static_text(app, "#message")
+            assert not sheet.state.finished_hands and sheet_screen(app).tricks == [1, 3, 0, None]
+            assert sheet_screen(app).buffer == "6"
+            await pilot.press("enter")
             assert sheet.totals == [11, 0, 10, 16]
 
     run(body())
@@ -305,3 +305,176 @@ def test_chart_stats_trump_and_export(data_dir, tmp_path):
     record = json.loads((tmp_path / "sheet.json").read_text())
     assert record["format"] == "ohhell/1" and record["hands"][0]["trump"] == "7H"
     assert state_from_record(record).totals == [10, 11, 0]
+
+
+# ---------------------------------------------------------------------- issue 18: as a player finds it
+
+
+def test_an_impossible_trick_count_is_refused_when_typed_and_the_good_ones_stay(data_dir):
+    # A hand of 5 cards, Ann deals: Bob 1 and Cy 3 are fine, Dee 2 would make 6 of 5.
+    rules = preset("classic", players=4, max_size=5)
+    app, sheet, _id = new_app(data_dir, rules, first_dealer=0)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            assert sheet.hand_size == 5
+            for bid in (1, 3, 0, 0):  # Bob, Cy, Dee, Ann (the dealer)
+                await type_number(pilot, bid)
+            for tricks in (1, 3):
+                await type_number(pilot, tricks)
+            assert "1 of 5 tricks left to give" in static_text(app, "#prompt")
+            await type_number(pilot, 2)
+            message = static_text(app, "#message")
+            assert "Dee cannot have taken 2 tricks: 4 of the 5 are already given, so at most 1 is left." in message
+            screen = sheet_screen(app)
+            assert screen.tricks == [None, 1, 3, None] and not sheet.state.finished_hands
+            assert "-1" not in static_text(app, "#prompt")
+            await type_number(pilot, 0)
+            assert screen.buffer == "1"  # Ann's tricks are what is left
+            await pilot.press("enter")
+            assert sheet.state.finished_hands[0].tricks == (1, 1, 3, 0)
+
+    run(body())
+
+
+def test_m_enters_made_bids(data_dir):
+    rules = preset("classic", players=3, max_size=3, hook=False)
+    app, sheet, _id = new_app(data_dir, rules, first_dealer=0, names=NAMES[:3])
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            for bid in (1, 2, 0):  # Bob, Cy, Ann: they add up to 3
+                await type_number(pilot, bid)
+            assert "m: Bob made the bid (1)" in static_text(app, "#prompt")
+            await pilot.press("m")  # everyone made it: the hand is entered at once
+            assert sheet.state.finished_hands[0].tricks == (0, 1, 2)
+            assert "everyone made their bid" in static_text(app, "#message")
+            for bid in (2, 1, 1):  # Cy, Ann, Bob (Bob deals): 4 of 2 cards, not everyone made it
+                await type_number(pilot, bid)
+            await pilot.press("m")  # Cy made 2: entered for Cy alone
+            assert sheet_screen(app).tricks == [None, None, 2]
+            await pilot.press("m")  # Ann would make 3 of 2: refused
+            assert "cannot have taken 1 trick" in static_text(app, "#message") or \
+                "at most 0" in static_text(app, "#message")
+            await pilot.press("m")  # before the bids: says what m is for
+            await type_number(pilot, 0)
+            await pilot.press("enter")
+            assert sheet.state.finished_hands[1].tricks == (0, 0, 2)
+
+    run(body())
+
+
+def test_rename_the_players_and_undo(data_dir):
+    app, sheet, _id = new_app(data_dir, first_dealer=0)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            await pilot.press("r")
+            from ohhell.tui.score_app import RenameScreen
+
+            assert isinstance(app.screen, RenameScreen)
+            app.screen.query_one("#name-1", Input).value = "ann"
+            await pilot.press("ctrl+s")
+            assert isinstance(app.screen, RenameScreen)
+            assert "same name: Ann, ann" in plain(app.screen.query_one("#error").content)
+            app.screen.query_one("#name-1", Input).value = "Robert"
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            assert sheet.names == ["Ann", "Robert", "Cy", "Dee"]
+            headers = [plain(column.label).strip() for column in app.screen.query_one(DataTable).columns.values()]
+            assert "Robert" in headers
+            assert ScoreStore().load(_id).names[1] == "Robert"
+            await pilot.press("u")
+            assert sheet.names[1] == "Bob"
+            headers = [plain(column.label).strip() for column in app.screen.query_one(DataTable).columns.values()]
+            assert "Bob" in headers and "Robert" not in headers
+
+    run(body())
+
+
+def test_the_edit_dialog_has_headers_and_shows_the_trump_as_a_card(data_dir):
+    app, sheet, _id = new_app(data_dir, preset("classic", players=3, max_size=2), first_dealer=2,
+                              names=NAMES[:3])
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            await pilot.press("t")
+            app.screen.query_one(Input).value = "q♥"
+            await pilot.press("enter")
+            for value in (0, 1, 0, 0, 1, 1):
+                await type_number(pilot, value)
+            await pilot.press("up", "e")
+            dialog = app.screen
+            assert isinstance(dialog, EditHandScreen)
+            headings = [plain(widget.content).strip() for widget in dialog.query(".heading Static")]
+            assert "Bid" in headings and "Tricks" in headings
+            assert dialog.query_one("#trump", Input).value == "Q♥"
+            await pilot.press("ctrl+s")  # unchanged: the trump stays the turned Q♥
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            assert sheet.record["hands"][0]["trump"] == "QH"
+            await pilot.press("up", "e")
+            app.screen.query_one("#trump", Input).value = "10♠"
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            assert sheet.record["hands"][0]["trump"] == "TS"
+            await pilot.press("x")
+            assert isinstance(app.screen, ExportSheetScreen)
+            assert app.screen.query_one(Input).value == f"ohhell-score-{_id}.json"
+
+    run(body())
+
+
+def test_the_first_dealer_follows_the_names_and_duplicates_are_refused(data_dir):
+    app = ScoreApp(ScoreStore())
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, GamesScreen))
+            await pilot.press("escape")  # Esc does not quit the scorekeeper
+            assert isinstance(app.screen, GamesScreen) and app.is_running
+            await pilot.press("n")
+            for name in ("Ann", "Bob", "Ann", "Dee"):
+                await pilot.press(*name, "enter")
+            await pilot.pause()
+            from textual.widgets import Select
+
+            dealer = app.screen.query_one("#dealer", Select)
+            shown = plain(dealer.query_one("SelectCurrent #label", Static).content)
+            assert "Ann" in shown and "Player 1" not in shown
+            await pilot.press("ctrl+s")
+            assert isinstance(app.screen, NewGameScreen)
+            assert "Two players may not have the same name: Ann, Ann." in plain(app.screen.query_one("#error").content)
+
+    run(body())
+
+
+def test_q_leaves_the_id_of_the_game_for_the_resume_hint(data_dir):
+    app, _sheet, sheet_id = new_app(data_dir)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            await pilot.press("q")
+
+    run(body())
+    assert app.return_value == sheet_id
+
+
+def test_an_export_that_cannot_be_written_says_why_in_words(data_dir, tmp_path):
+    app, _sheet, _id = new_app(data_dir)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            await pilot.press("x")
+            app.screen.query_one(Input).value = str(tmp_path)
+            await pilot.press("enter")
+            assert isinstance(app.screen, ExportSheetScreen)
+            error = plain(app.screen.query_one("#error").content)
+            assert f"Could not write {tmp_path}: that is a folder" in error and "Errno" not in error
+
+    run(body())
