@@ -249,6 +249,8 @@ async def api_event_join(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
+    if not await request.app.state.server.may_create(client_address(request)):
+        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
     data = await body(request)
     if isinstance(data, JSONResponse):
         return data
@@ -321,6 +323,8 @@ async def api_daily_start(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
+    if not await request.app.state.server.may_create(client_address(request)):  # a try is a new table
+        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
     data = await body(request)
     if isinstance(data, JSONResponse):
         return data

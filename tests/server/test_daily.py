@@ -128,3 +128,12 @@ def test_todays_tries_are_on_no_public_page_before_the_day_is_over(
     tomorrow = time.time() + 86400
     monkeypatch.setattr(daily_module.time, "time", lambda: tomorrow)
     assert code in Browser(client).get("/api/players/Ann").text
+
+
+def test_new_tries_count_against_the_addresss_table_limit(sqlite_url: str) -> None:
+    """A guest who clears the browser's cookies may try again, but a try is a new table: the
+    server's limit of new tables per address per minute holds."""
+    with app_client(sqlite_url, max_tables_per_minute=2) as client:
+        use_fake_tables(client)
+        codes = [Browser(client).post("/api/daily/start", {"name": "Gus"}).status_code for _ in range(3)]
+        assert codes == [200, 200, 429]
