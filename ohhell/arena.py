@@ -275,22 +275,51 @@ def format_table(result: ArenaResult) -> str:
     return "\n".join([*lines, "", summary, *failures])
 
 
-def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:
+def _split_specs(bots: str | None, bot: tuple[str, ...], args: Sequence[str] | None = None) -> list[str]:
+    """The bot of each seat, in the order given on the command line: ``--bots`` lists are
+    split at commas, each ``--bot`` is one spec; ``args`` are the command's arguments (without
+    them ``--bots`` come first)."""
+    def split(text: str) -> list[str]:
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    if args is not None:
+        ordered: list[str] = []
+        items = iter(args)
+        for arg in items:
+            if arg == "--":
+                break
+            name, sep, inline = arg.partition("=")
+            if name not in ("--bots", "--bot"):
+                continue
+            value = inline if sep else next(items, "")
+            ordered.extend(split(value) if name == "--bots" else [value])
+        expected = (split(bots) if bots else []) + list(bot)
+        if sorted(ordered) == sorted(expected):  # the same specs: only their order is taken from args
+            return ordered
     specs: list[str] = []
     if bots:
-        specs.extend(part.strip() for part in bots.split(",") if part.strip())
+        specs.extend(split(bots))
     specs.extend(bot)
     return specs
 
 
-@click.command("arena", help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
+class _ArgsKeepingCommand(click.Command):
+    """A command that remembers its raw arguments (to keep ``--bots`` and ``--bot`` in order)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["ohhell.arena.args"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+@click.command("arena", cls=_ArgsKeepingCommand, help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
                                 "through the seats, with the same cards. Reports each bot's mean score per hand and "
                                 "per game with 95% confidence intervals, the share of bids made and the wins (a "
                                 "shared win counts 1/k)."))
 @click.option("--bots", "bots_list", default=None, metavar="A,B,…",
               help=N_("The bots, one per seat, comma-separated (random, basic, strong, cmd:PROGRAM)."))
 @click.option("--bot", "bot_specs", multiple=True, metavar="SPEC",
-              help=N_("One more bot (repeatable; for specs that contain commas)."))
+              help=N_("One more bot (repeatable; for specs that contain commas). Seats follow the order of "
+                      "--bots and --bot on the command line."))
 @click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset name."))
 @click.option("--players", type=int, default=None, help=N_("Players (default: the number of bots)."))
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
@@ -314,7 +343,7 @@ def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name
     from ohhell.bots import BOT_LEVELS, EXTERNAL_PREFIX
     from ohhell.cli import build_rules
 
-    specs = _split_specs(bots_list, bot_specs)
+    specs = _split_specs(bots_list, bot_specs, click.get_current_context().meta.get("ohhell.arena.args"))
     if not specs:
         raise click.UsageError(_("name the bots with --bots A,B,C or --bot SPEC"))
     for spec in specs:
@@ -349,6 +378,12 @@ def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         click.echo(format_table(result))
+    always_failed = [bot.name for bot in result.bots if bot.games and bot.failed_games == bot.games]
+    if always_failed:
+        # The figures above are the fallback bot's: a script must not take them for the program's.
+        click.echo(_("%(bots)s failed in every game: the figures are not theirs") % {"bots": ", ".join(always_failed)},
+                   err=True)
+        sys.exit(1)
 
 
 def _stderr_console() -> Any:

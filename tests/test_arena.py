@@ -95,3 +95,13 @@ def test_arena_command_json() -> None:
 def test_arena_command_usage_errors(args: list[str]) -> None:
     out = CliRunner().invoke(main, ["arena", *args, "--games", "1", "--no-progress"])
     assert out.exit_code == 2, out.output
+
+
+def test_seats_follow_the_order_of_bots_and_bot_on_the_command_line() -> None:
+    runner = CliRunner()
+    common = ["--set", "max_size=1", "--games", "1", "--json", "--no-progress"]
+    out = runner.invoke(main, ["arena", "--bot", "random", "--bots", "basic,random", "--bot", "basic", *common])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["seats"] == ["random", "basic", "random", "basic"]
+    out = runner.invoke(main, ["arena", "--bots=basic,random", "--bot=random", *common])
+    assert json.loads(out.output)["seats"] == ["basic", "random", "random"]

@@ -19,15 +19,20 @@ vector}`` from the learner's view, actions numbered by
 installed, else ``random``), each seeing only its own view. The reward is the learner's score
 of each hand as it ends (``reward="score"``) or its placement at the end (``"placement"``).
 
-An action outside the mask is replaced by a random legal one, reported as
-``info["illegal_action"]`` and charged ``illegal_penalty`` (default 0) — so that policies
-without masking can learn — or raises ``ValueError`` with ``illegal_action="raise"``.
+**Illegal actions.** By default (``illegal_action="random"``) an action outside the mask is
+**replaced by a random legal action** — the game goes on as if the agent had chosen that —
+reported as ``info["illegal_action"]``, charged ``illegal_penalty`` (default 0: set a
+penalty, or an agent without masking never learns it was wrong) and warned about once per
+environment (``IllegalActionWarning``). This default lets Gymnasium's ``check_env`` and
+unmasked policies step freely; a masked learner should pass ``illegal_action="raise"``,
+which makes any action outside the mask a ``ValueError``.
 :meth:`OhHellEnv.action_masks` serves maskable policies (e.g. sb3-contrib's MaskablePPO).
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -48,6 +53,10 @@ ENV_ID: Final = "ohhell/OhHell-v0"
 ``gymnasium.make("ohhell/OhHell-v0", preset="la-podrida", players=5)``."""
 
 
+class IllegalActionWarning(UserWarning):
+    """An action outside the mask was replaced by a random legal one (``illegal_action="random"``)."""
+
+
 def default_opponent() -> str:
     """The strongest plain bot installed among ``basic`` and ``random``."""
     return "basic" if "basic" in bot_names() else "random"
@@ -56,14 +65,15 @@ def default_opponent() -> str:
 class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One learning seat against bots (see the module docstring).
 
-    ``seat`` is the learner's seat, or ``None`` for a random seat at every reset. The other
-    arguments are those of :func:`ohhell.integrations.pettingzoo.env`.
+    ``seat`` is the learner's seat, or ``None`` (the default) for a seat drawn at random at
+    every reset, so that a policy learns every position at the table. The other arguments are
+    those of :func:`ohhell.integrations.pettingzoo.env`.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - as Gymnasium declares it
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, preset: str = "classic", players: int = 4, mode: str = "game", hand: int = 0,
-                 seat: int | None = 0, opponents: str | Sequence[str] | None = None, dealer: int | None = None,
+                 seat: int | None = None, opponents: str | Sequence[str] | None = None, dealer: int | None = None,
                  max_hands: int | None = None, reward: str = "score", render_mode: str | None = None,
                  illegal_action: str = "random", illegal_penalty: float = 0.0, **knobs: Any) -> None:
         self.setup = Setup.create(preset, players=players, mode=mode, hand=hand, dealer=dealer,
@@ -77,6 +87,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be random or raise, not {illegal_action!r}")
         self.illegal_action = illegal_action
+        self._warned_illegal = False
         self.illegal_penalty = float(illegal_penalty)
         if opponents is None or isinstance(opponents, str):
             specs = [opponents or default_opponent()] * (players - 1)
@@ -130,6 +141,11 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if self.illegal_action == "raise":
                 raise ValueError(f"seat {self.seat} may not {self.codec.label(index)} now; its legal actions "
                                  f"are {sorted(self.codec.encode(a) for a in legal)}")
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(f"action {index} is not legal now: a random legal action was played instead "
+                              f"(charged illegal_penalty={self.illegal_penalty}); pass illegal_action='raise' "
+                              "to make it an error", IllegalActionWarning, stacklevel=2)
             chosen = legal[self._rng.randrange(len(legal))]
         assert chosen is not None
         state.apply(chosen)

@@ -76,7 +76,7 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
     """The unwrapped environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ohhell_v0",
-                                          "is_parallelizable": False}
+                                          "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, setup: Setup | None = None, reward: str = "score", render_mode: str | None = None) -> None:
         super().__init__()
@@ -211,15 +211,38 @@ def render_public(state: State, render_mode: str | None) -> str | None:
 
 
 def describe_public(view: SeatView) -> str:
-    """A few lines of public information: the hand, trump, bids, tricks, the trick, the totals."""
-    trump = "none" if view.trump is None else "SHDCX"[view.trump]
-    turn_up = card_name(view.turn_up) if view.turn_up is not None else "-"
+    """A few lines of public information: the hand, trump, bids, tricks, the trick, the totals.
+
+    Between hands and at the end of the game (nothing dealt yet, or nothing more to deal) the
+    lines describe the last finished hand, with its scores, and the winners when it is over.
+    """
+    if not view.dealt and view.finished_hands:
+        last = view.finished_hands[-1]
+        lines = [
+            f"hand {last.index + 1} of {view.hand_count or '?'} (finished): {last.size} cards, dealer {last.dealer}, "
+            f"trump {_trump_name(last.trump)} (turned {_card_or_dash(last.turn_up)}), phase {view.phase.name.lower()}",
+            "bids:   " + " ".join("-" if bid is None else str(bid) for bid in last.bids),
+            "tricks: " + " ".join(str(count) for count in last.tricks),
+            "scores: " + " ".join(str(score) for score in last.scores),
+            "totals: " + " ".join(str(total) for total in view.totals),
+        ]
+        if view.game_over:
+            lines.append("winners: " + " ".join(str(seat) for seat in view.winners))
+        return "\n".join(lines)
     lines = [
         f"hand {view.hand_index + 1} of {view.hand_count or '?'}: {view.hand_size} cards, dealer {view.dealer}, "
-        f"trump {trump} (turned {turn_up}), phase {view.phase.name.lower()}",
+        f"trump {_trump_name(view.trump)} (turned {_card_or_dash(view.turn_up)}), phase {view.phase.name.lower()}",
         "bids:   " + " ".join("-" if bid is None else str(bid) for bid in view.bids),
         "tricks: " + " ".join(str(count) for count in view.tricks_won),
         "trick:  " + " ".join(f"{seat}:{card_name(card)}" for seat, card in view.current_trick),
         "totals: " + " ".join(str(total) for total in view.totals),
     ]
     return "\n".join(lines)
+
+
+def _trump_name(trump: int | None) -> str:
+    return "none" if trump is None else "SHDCX"[trump]
+
+
+def _card_or_dash(card: int | None) -> str:
+    return card_name(card) if card is not None else "-"

@@ -11,6 +11,7 @@ import logging
 
 import click
 
+from ohhell.bots.external import check_command
 from ohhell.i18n import N_, _
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
 
@@ -22,6 +23,10 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
         name = name.strip()
         if not name or not spec.startswith("cmd:") or not name.replace("-", "").replace("_", "").isalnum():
             raise click.BadParameter(_("expected NAME=cmd:PROGRAM, not %(value)r") % {"value": value})
+        try:
+            check_command(spec)  # a missing program is refused now, not when a game starts
+        except ValueError as error:
+            raise click.BadParameter(f"{name}: {error}") from error
         commands[name] = spec
     return commands
 
@@ -37,6 +42,9 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
                       "survives the server's death (kill -9 too) but not the machine's."))
 @click.option("--bot-command", "bot_commands", multiple=True, callback=_bot_command, metavar="NAME=cmd:PROGRAM",
               help=N_("Offer an external bot as a level called NAME (only the operator can add these)."))
+@click.option("--bot-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help=N_("Seconds an external bot (--bot-command) may think per decision before the fallback bot "
+                      "plays for it (default: 10)."))
 @click.option("--bot-delay", type=float, default=ServerConfig.bot_delay, show_default=True,
               help=N_("Seconds a bot seems to think before it acts."))
 @click.option("--trick-pause", type=float, default=ServerConfig.trick_pause, show_default=True,
@@ -49,7 +57,8 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
               help=N_("Tables, seats and scoresheets one address may create per minute."))
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
               show_default=True, help=N_("How much the server writes to its log."))
-def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: dict[str, str], bot_delay: float,
+def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: dict[str, str],
+          bot_timeout: float | None, bot_delay: float,
           trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
@@ -57,6 +66,7 @@ def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: d
     from ohhell.server.app import create_app, tune_gc
 
     config = ServerConfig(database=database, sqlite_sync=sqlite_sync, bot_commands=bot_commands, bot_delay=bot_delay,
+                          bot_timeout=bot_timeout,
                           trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
                           max_tables_per_minute=max_new_tables)

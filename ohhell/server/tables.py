@@ -38,6 +38,7 @@ from typing import Any, Final
 from ohhell.actions import Action, action_from_json, action_to_json
 from ohhell.bots import Bot, bot_names, make_bot, strongest_bot
 from ohhell.bots.base import forward_actions
+from ohhell.bots.external import external_bot_options
 from ohhell.errors import IllegalActionError, OhHellError
 from ohhell.explain import describe_rules
 from ohhell.game import Game, Phase, State
@@ -694,7 +695,8 @@ class TableManager:
         spec = self.config.bot_commands.get(level, level)
         if level not in self.levels:
             raise ValueError(f"bot level {level!r} is not offered by this server")
-        return make_bot(spec, seed=secrets.randbits(32))
+        options = external_bot_options(spec, timeout=self.config.bot_timeout)
+        return make_bot(spec, seed=secrets.randbits(32), **options)
 
     async def load(self) -> int:
         """Bring back every stored table that is not finished; returns how many."""

@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from ohhell.integrations.gymnasium import ENV_ID, OhHellEnv, default_opponent  # noqa: E402
+from ohhell.integrations.gymnasium import ENV_ID, IllegalActionWarning, OhHellEnv, default_opponent  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -24,14 +24,26 @@ def test_gymnasium_check_env(kwargs: dict) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes.*")
+        warnings.filterwarnings("ignore", category=IllegalActionWarning)  # check_env steps unmasked actions
         check_env(OhHellEnv(**kwargs), skip_render_check=True)
 
 
 def test_made_through_the_registry() -> None:
     game = gymnasium.make(ENV_ID, preset="classic", players=3, mode="hand", hand=9)
     observation, info = game.reset(seed=1)
-    assert observation["action_mask"].any() and info["seat"] == 0
+    assert observation["action_mask"].any() and 0 <= info["seat"] < 3
     game.close()
+
+
+def test_the_default_seat_is_drawn_at_every_reset() -> None:
+    game = OhHellEnv(preset="classic", players=4, mode="hand", hand=9)
+    seats = {game.reset(seed=seed)[1]["seat"] for seed in range(20)}
+    assert seats == {0, 1, 2, 3}
+    assert {OhHellEnv(players=4, seat=1).reset(seed=seed)[1]["seat"] for seed in range(5)} == {1}
+
+
+def test_metadata_has_a_frame_rate() -> None:
+    assert OhHellEnv.metadata["render_fps"] > 0
 
 
 def play(game: OhHellEnv, seed: int) -> tuple[float, dict]:
@@ -62,12 +74,16 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first == second
 
 
-def test_illegal_actions_are_replaced_or_refused() -> None:
-    game = OhHellEnv(players=4, max_size=3, illegal_penalty=5.0)
+def test_illegal_actions_are_replaced_with_a_warning_or_refused() -> None:
+    game = OhHellEnv(players=4, max_size=3, illegal_penalty=5.0)  # the default: replaced
     observation, _info = game.reset(seed=1)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
-    _observation, reward, _terminated, _truncated, info = game.step(illegal)
+    with pytest.warns(IllegalActionWarning, match="random legal action was played instead"):
+        _observation, reward, _terminated, _truncated, info = game.step(illegal)
     assert info["illegal_action"] and reward <= -5.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once per environment
+        game.step(int(np.flatnonzero(game.action_masks() == 0)[0]))
     strict = OhHellEnv(players=4, max_size=3, illegal_action="raise")
     observation, _info = strict.reset(seed=1)
     with pytest.raises(ValueError, match="may not"):
