@@ -311,7 +311,8 @@ class _ArgsKeepingCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
-@click.command("arena", cls=_ArgsKeepingCommand, help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
+@click.command("arena", cls=_ArgsKeepingCommand,
+               help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
                                 "through the seats, with the same cards. Reports each bot's mean score per hand and "
                                 "per game with 95% confidence intervals, the share of bids made and the wins (a "
                                 "shared win counts 1/k)."))
