@@ -31,15 +31,16 @@ typedef uint64_t u64;
 
 enum { BIDDING = 0, PLAYING = 1, OVER = 2 };
 
+/* The fields every step reads come first (one cache line with the hands of up to 3 seats). */
 typedef struct {
-    u64 hands[MAXP];
-    u64 gone;                  /* cards of finished tricks of this hand */
-    int32_t totals[MAXP];
+    int8_t phase, turn, dealer, first_dealer, leader, led, trump, turn_up;
+    int8_t nbids, intrick, tricks_played, hand, size, pad[3];
     int8_t bids[MAXP];         /* -1: not yet */
     int8_t trick[MAXP];        /* the card each seat played to the trick in progress, -1 */
+    u64 hands[MAXP];
     int8_t tricks_won[MAXP];
-    int8_t dealer, first_dealer, turn, leader, led, trump, turn_up, phase;
-    int8_t nbids, intrick, tricks_played, hand, size, pad[3];
+    u64 gone;                  /* cards of finished tricks of this hand */
+    int32_t totals[MAXP];
     u64 played[MAXP];          /* the cards each seat played to finished tricks of this hand */
 } Game;
 
@@ -70,6 +71,17 @@ static const u64 SUIT_MASK[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x
 
 static inline int popcount(u64 m) { return __builtin_popcountll(m); }
 static inline int low_card(u64 m) { return __builtin_ctzll(m); }
+
+/* SPREAD[b]: the 8 bits of b as 8 bytes of 0 or 1 (little-endian), to write mask rows fast. */
+static u64 SPREAD[256];
+
+static void init_spread(void) {
+    for (int b = 0; b < 256; b++) {
+        u64 v = 0;
+        for (int k = 0; k < 8; k++) if (b >> k & 1) v |= 1ULL << (8 * k);
+        SPREAD[b] = v;
+    }
+}
 
 static inline u64 rng_next(u64 *s) {
     u64 z = (*s += 0x9E3779B97F4A7C15ULL);
@@ -264,7 +276,7 @@ typedef struct { Py_buffer view; int held; } Buf;
 
 static int get_buf(PyObject *obj, Buf *b, int writable, Py_ssize_t itemsize, Py_ssize_t min_len, const char *what) {
     b->held = 0;
-    if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+    if (PyObject_GetBuffer(obj, &b->view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)  /* contiguous */
         return -1;
     b->held = 1;
     if (b->view.itemsize != itemsize || b->view.len < min_len * itemsize) {
@@ -382,16 +394,23 @@ static PyObject *py_legal_mask(PyObject *self, PyObject *args) {
     uint8_t *out = (uint8_t *)ob.view.buf;
     int actions = c.actions;
     Py_BEGIN_ALLOW_THREADS
-    memset(out, 0, (size_t)count * actions);
     for (Py_ssize_t i = 0; i < count; i++) {
         const Game *g = &games[i];
         uint8_t *row = out + i * actions;
-        if (g->phase == BIDDING) {
-            memset(row + c.bid_base, 1, g->size + 1);
-            int f = forbidden_bid(&c, g);
-            if (f >= 0) row[c.bid_base + f] = 0;
-        } else if (g->phase == PLAYING) {
-            for (u64 m = legal_cards(&c, g); m; m &= m - 1) row[low_card(m)] = 1;
+        if (g->phase == PLAYING) {
+            u64 m = legal_cards(&c, g);
+            for (int k = 0; k < 7; k++) {   /* bytes 0..55: the cards, then zeros */
+                u64 v = SPREAD[(m >> (8 * k)) & 0xFF];
+                memcpy(row + 8 * k, &v, 8);
+            }
+            memset(row + 56, 0, actions - 56);
+        } else {
+            memset(row, 0, actions);
+            if (g->phase == BIDDING) {
+                memset(row + c.bid_base, 1, g->size + 1);
+                int f = forbidden_bid(&c, g);
+                if (f >= 0) row[c.bid_base + f] = 0;
+            }
         }
     }
     Py_END_ALLOW_THREADS
@@ -444,8 +463,9 @@ done:
 PyDoc_STRVAR(step_doc,
 "step(cfg, games, hist, rng, actions, rewards) -> int\n\n"
 "Apply one action per game still playing (games that are over are left alone); ``rewards``\n"
-"(float32[N, players]) receives each seat's score in the games whose hand ended.  Returns -1,\n"
-"or the index of the first game whose action is illegal (then no game is changed).");
+"(float32[N, players]) receives each seat's score in the games whose hand ended.  Returns the\n"
+"number of games still playing; -1 when every game was over, -2 - i when the action of game i\n"
+"is illegal (in both cases no game is changed).");
 
 static PyObject *py_step(PyObject *self, PyObject *args) {
     PyObject *cfg_obj, *games_obj, *hist_obj, *rng_obj, *actions_obj, *rewards_obj;
@@ -465,21 +485,25 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
     u64 *rng = (u64 *)rb.view.buf;
     const int64_t *actions = (const int64_t *)ab.view.buf;
     float *rewards = (float *)wb.view.buf;
-    Py_ssize_t bad = -1;
+    Py_ssize_t bad = -2, live = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < count; i++) {
+        if (games[i].phase == OVER) continue;
         if (!is_legal(&c, &games[i], (long long)actions[i])) { bad = i; break; }
+        bad = -1;   /* a game still playing */
     }
-    if (bad < 0) {
+    if (bad == -1) {
         memset(rewards, 0, sizeof(float) * (size_t)count * c.n);
         for (Py_ssize_t i = 0; i < count; i++) {
             Game *g = &games[i];
             if (g->phase == OVER) continue;
             apply_action(&c, g, hist + i * c.hands * c.hist_block, (int)actions[i], rewards + i * c.n, rng);
+            live += g->phase != OVER;
         }
     }
     Py_END_ALLOW_THREADS
-    result = PyLong_FromSsize_t(bad);
+    /* >= 0: the games still playing; -1: every game was over; <= -2: game -result-2 is illegal */
+    result = PyLong_FromSsize_t(bad == -1 ? live : (bad == -2 ? -1 : -bad - 2));
 done:
     release(&cb); release(&gb); release(&hb); release(&rb); release(&ab); release(&wb);
     return result;
@@ -634,7 +658,7 @@ static PyObject *py_play_random(PyObject *self, PyObject *args) {
     int8_t *hist = (int8_t *)hb.view.buf;
     u64 *rng = (u64 *)rb.view.buf;
     long long ended = 0;
-    Py_BEGIN_ALLOW_THREADS
+    Py_BEGIN_ALLOW_THREADS  /* a game over is skipped: it costs one test per step */
     for (long k = 0; k < steps; k++) {
         for (Py_ssize_t i = 0; i < count; i++) {
             Game *g = &games[i];
@@ -677,4 +701,7 @@ static struct PyModuleDef module = {
     methods,
 };
 
-PyMODINIT_FUNC PyInit__batch(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__batch(void) {
+    init_spread();
+    return PyModule_Create(&module);
+}

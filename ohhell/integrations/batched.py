@@ -32,12 +32,15 @@ reference engine in ``tests/integrations/test_batched.py``.
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from ohhell.actions import Deal, make_bid, make_play
 from ohhell.cards import JOKERS_MASK
+from ohhell.game import Game, State
 from ohhell.integrations.core import CARD_IDS, ActionCodec, Setup, single_hand_rules
 from ohhell.integrations.encoding import ObservationEncoder
 from ohhell.rules import Rules
@@ -68,11 +71,11 @@ _OBSERVATION_SEGMENTS: Final = (
 )
 
 RECORD: Final = np.dtype({
-    "names": ["hands", "gone", "totals", "bids", "trick", "tricks_won", "dealer", "first_dealer", "turn", "leader",
-              "led", "trump", "turn_up", "phase", "n_bids", "in_trick", "tricks_played", "hand", "size", "played"],
-    "formats": [("<u8", 8), "<u8", ("<i4", 8), ("i1", 8), ("i1", 8), ("i1", 8), "i1", "i1", "i1", "i1", "i1", "i1",
-                "i1", "i1", "i1", "i1", "i1", "i1", "i1", ("<u8", 8)],
-    "offsets": [0, 64, 72, 104, 112, 120, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 144],
+    "names": ["phase", "turn", "dealer", "first_dealer", "leader", "led", "trump", "turn_up", "n_bids", "in_trick",
+              "tricks_played", "hand", "size", "bids", "trick", "hands", "tricks_won", "gone", "totals", "played"],
+    "formats": ["i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", ("i1", 8), ("i1", 8),
+                ("<u8", 8), ("i1", 8), "<u8", ("<i4", 8), ("<u8", 8)],
+    "offsets": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 96, 104, 112, 144],
     "itemsize": 208,
 })
 """One game in C (``Game`` in ``_batch.c``), read as a NumPy record."""
@@ -159,12 +162,17 @@ class BatchedGames:
         self.records = self._games.view(RECORD).reshape(self.n)
         block = _batch.hist_block(self.cfg)
         self._history = np.zeros((self.n, self.hand_count * block), dtype=np.int8)
-        self._rng = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]], dtype=np.uint64)
+        self._rng = np.zeros(1, dtype=np.uint64)
+        self.seed(seed)
         self._mask = np.zeros((self.n, self.num_actions), dtype=np.bool_)
         self._mask_version = -1
         self._version = 0
         self._rewards = np.zeros((self.n, self.players), dtype=np.float32)
         self._actions = np.zeros(self.n, dtype=np.int64)
+        self._one_seat = np.zeros(1, dtype=np.int64)
+        self._one_action = np.zeros(1, dtype=np.int64)
+        self.live = 0
+        """How many games are still playing (``0``: every game is over; cheaper than ``done.all()``)."""
         self.reset()
 
     def _config(self) -> IntArray:
@@ -202,6 +210,7 @@ class BatchedGames:
         dealers = self._dealers(dealer)
         self._version += 1
         _batch.reset(self.cfg, self._games, self._history, self._rng, rows, dealers, None)
+        self.live = self.n if rows is None else int((self.records["phase"] != OVER).sum())
 
     def set_deals(self, packs: npt.ArrayLike, dealer: npt.ArrayLike) -> None:
         """Start every game with its first hand dealt from a given pack order (``(n, deck)``,
@@ -214,6 +223,12 @@ class BatchedGames:
             raise ValueError("each pack must hold every card of the deck once")
         self._version += 1
         _batch.reset(self.cfg, self._games, self._history, self._rng, None, self._dealers(dealer), packs_array)
+        self.live = self.n
+
+    def seed(self, seed: int | None) -> None:
+        """Seed the deals and :meth:`sample_actions` again (``None``: from the operating system)."""
+        value = secrets.randbits(64) if seed is None else (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE5AB) & (2**64 - 1)
+        self._rng[0] = value  # splitmix64 in C mixes any start well
 
     def _dealers(self, dealer: npt.ArrayLike | None) -> IntArray | None:
         if dealer is None:
@@ -293,28 +308,109 @@ class BatchedGames:
 
     # -- stepping --------------------------------------------------------------------------------
 
-    def step(self, actions: npt.ArrayLike) -> FloatArray:
+    def step(self, actions: npt.ArrayLike, copy: bool = True) -> FloatArray:
         """Apply one action per game (ignored in games that are over). Returns ``(n, players)``
-        rewards: each seat's score of the hands that ended with this step, else 0. Raises
-        ``ValueError`` when an action is illegal (no game is changed then) and
-        ``RuntimeError`` when every game is over (call :meth:`reset`)."""
+        rewards: each seat's score of the hands that ended with this step, else 0 (with
+        ``copy=False`` an array that the next step overwrites). Raises ``ValueError`` when an
+        action is illegal (no game is changed then) and ``RuntimeError`` when every game is
+        over (call :meth:`reset`)."""
         chosen = self._actions
         chosen[:] = np.asarray(actions, dtype=np.int64).reshape(self.n)
-        if self.done.all():
+        live = _batch.step(self.cfg, self._games, self._history, self._rng, chosen, self._rewards)
+        if live == -1:
             raise RuntimeError("every game of the batch is over: call reset() (or reset(which=batch.done))")
-        bad = _batch.step(self.cfg, self._games, self._history, self._rng, chosen, self._rewards)
-        if bad >= 0:
+        if live < -1:
+            bad = -live - 2
             seat = int(self.records["turn"][bad])
             raise ValueError(f"game {bad}: seat {seat} may not {self.codec.label(int(chosen[bad]))} now")
+        self.live = live
         self._version += 1
-        return self._rewards.copy()
+        return self._rewards.copy() if copy else self._rewards
 
     def play_random(self, steps: int) -> int:
         """Step every game ``steps`` times with uniformly random legal actions, all in C;
         returns how many hands ended (games that are over stay over)."""
         self._version += 1
         ended: int = _batch.play_random(self.cfg, self._games, self._history, self._rng, int(steps))
+        self.live = int((self.records["phase"] != OVER).sum())
         return ended
+
+    def engine_state(self, game: int) -> State:
+        """Game ``game`` of the batch as a reference-engine state (replayed from its history:
+        every deal, bid and card), e.g. for :func:`ohhell.record.record_from_state`."""
+        record = self.records[game]
+        n, largest = self.players, self.encoder.largest
+        block = _batch.hist_block(self.cfg)
+        history = self._history[game]
+        state = Game(self.rules).new_initial_state(first_dealer=int(record["first_dealer"]))
+        over = int(record["phase"]) == OVER
+        last = int(record["hand"]) - (1 if over else 0)
+        for index in range(last + 1):
+            hand = history[index * block:(index + 1) * block]
+            bids = hand[:n]
+            cards = hand[n:n + largest * n].reshape(largest, n)
+            leaders = hand[n + largest * n:n + largest * n + largest]
+            turn_up = int(hand[n + largest * n + 2 * largest + 1])
+            dealer = state.dealer
+            held = [{int(card) for card in cards[:, seat] if card >= 0} for seat in range(n)]
+            if index == last and not over:
+                masks = record["hands"]
+                for seat in range(n):
+                    held[seat] |= {card for card in range(CARDS) if int(masks[seat]) >> card & 1}
+            state.apply(Deal(tuple(tuple(sorted(cards_of_seat)) for cards_of_seat in held),
+                             None if turn_up < 0 else turn_up))
+            for offset in range(n):
+                seat = (dealer + 1 + offset) % n
+                if bids[seat] < 0:
+                    break
+                state.apply(make_bid(seat, int(bids[seat])))
+            for trick in range(largest):
+                if leaders[trick] < 0:
+                    break
+                for offset in range(n):
+                    seat = (int(leaders[trick]) + offset) % n
+                    if cards[trick, seat] < 0:
+                        break
+                    state.apply(make_play(seat, int(cards[trick, seat])))
+        return state
+
+    # -- one game at a time (the PettingZoo and Gymnasium environments) ----------------------------
+
+    def observe_one(self, seat: int) -> FloatArray:
+        """The observation of ``seat`` in game 0, as a new vector (the one-game batch of an
+        environment; no checks)."""
+        self._one_seat[0] = seat
+        out = np.empty(self.encoder.size, dtype=np.float32)
+        _batch.observe(self.cfg, self._games, self._history, self._one_seat, self.total_scale, out)
+        return out
+
+    def mask_one(self, out: npt.NDArray[np.int8]) -> None:
+        """Write the legal actions of game 0 into ``out`` (``int8[num_actions]``)."""
+        _batch.legal_mask(self.cfg, self._games, out)
+
+    def step_one(self, action: int) -> FloatArray | None:
+        """Play ``action`` in game 0: the rewards of the seats when it ended a hand, else
+        ``None``; ``ValueError`` when it is illegal, ``RuntimeError`` when the game is over."""
+        self._one_action[0] = action
+        hand = self._games[0, 11]
+        live = _batch.step(self.cfg, self._games, self._history, self._rng, self._one_action, self._rewards)
+        if live < 0:
+            if live == -1:
+                raise RuntimeError("the game is over: call reset()")
+            raise ValueError(f"seat {int(self._games[0, 1])} may not {self.codec.label(action)} now")
+        self.live = live
+        self._version += 1
+        return self._rewards[0] if self._games[0, 11] != hand else None
+
+    @property
+    def over_one(self) -> bool:
+        """Whether game 0 is over."""
+        return bool(self._games[0, 0] == OVER)
+
+    @property
+    def turn_one(self) -> int:
+        """The seat to act in game 0."""
+        return int(self._games[0, 1])
 
     # -- observations ------------------------------------------------------------------------------
 

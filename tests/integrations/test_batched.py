@@ -222,3 +222,23 @@ def test_unsupported_knobs_are_named(rules: Rules, error: str) -> None:
 def test_a_hand_of_the_schedule_keeps_its_trump() -> None:
     hands = BatchedHands(preset("kachuful", players=4), n=4, hand=2, seed=0)
     assert hands.hand_size == 8 and (hands.trump == 3).all()  # the third hand: clubs
+
+
+def test_a_game_of_the_batch_replays_in_the_engine() -> None:
+    setup = Setup.create("la-podrida", players=4, max_size=3)
+    games = BatchedGames(setup, n=3, seed=8)
+    rng = np.random.default_rng(2)
+    for steps in range(200):
+        if games.done.all():
+            break
+        for game in range(3):
+            state = games.engine_state(game)
+            assert list(state.totals) == games.totals[game].tolist()
+            if not games.done[game]:
+                assert acting_seat(state) == games.current_player()[game]
+                assert (games.observe()[game] == ObservationEncoder(setup).encode(
+                    seat_view(state, acting_seat(state)))).all()
+            else:
+                assert state.is_terminal()
+        games.step(sample_legal(games.legal_mask(), rng))
+    assert steps > 20
