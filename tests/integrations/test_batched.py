@@ -228,9 +228,9 @@ def test_a_game_of_the_batch_replays_in_the_engine() -> None:
     setup = Setup.create("la-podrida", players=4, max_size=3)
     games = BatchedGames(setup, n=3, seed=8)
     rng = np.random.default_rng(2)
-    for steps in range(200):
-        if games.done.all():
-            break
+    steps = 0
+    while not games.done.all() and steps < 200:
+        steps += 1
         for game in range(3):
             state = games.engine_state(game)
             assert list(state.totals) == games.totals[game].tolist()
