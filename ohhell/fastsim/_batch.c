@@ -39,10 +39,8 @@ typedef struct {
     int8_t trick[MAXP];        /* the card each seat played to the trick in progress, -1 */
     u64 hands[MAXP];
     int8_t tricks_won[MAXP];
-    u64 gone;                  /* cards of finished tricks of this hand */
     int32_t totals[MAXP];
-    u64 played[MAXP];          /* the cards each seat played to finished tricks of this hand */
-} Game;
+} Game;                        /* the cards played, trick by trick, are in the history */
 
 /* cfg layout */
 enum {
@@ -155,7 +153,6 @@ static void deal_hand(const Cfg *c, Game *g, int8_t *hist, const int64_t *pack, 
     }
     g->dealer = (int8_t)((g->first_dealer + g->hand) % n);
     memset(g->hands, 0, sizeof(g->hands));
-    memset(g->played, 0, sizeof(g->played));
     for (int i = 0; i < dealt; i++) g->hands[(g->dealer + 1 + i) % n] |= 1ULL << cards[i];
     g->turn_up = -1;
     g->trump = -1;
@@ -169,7 +166,6 @@ static void deal_hand(const Cfg *c, Game *g, int8_t *hist, const int64_t *pack, 
         g->trump = (int8_t)(rule - T_SUIT);
     }
     g->size = (int8_t)size;
-    g->gone = 0;
     memset(g->bids, -1, sizeof(g->bids));
     memset(g->trick, -1, sizeof(g->trick));
     memset(g->tricks_won, 0, sizeof(g->tricks_won));
@@ -232,7 +228,6 @@ static int apply_action(const Cfg *c, Game *g, int8_t *hist, int action, float *
         else p = 0;
         if (p > best) { best = p; winner = s; }
     }
-    for (int s = 0; s < n; s++) { g->played[s] |= 1ULL << g->trick[s]; g->gone |= 1ULL << g->trick[s]; }
     if (hist) block(c, hist, g->hand)[HB_WINNER(c) + g->tricks_played] = (int8_t)winner;
     g->tricks_won[winner]++;
     g->tricks_played++;
@@ -461,17 +456,19 @@ done:
 }
 
 PyDoc_STRVAR(step_doc,
-"step(cfg, games, hist, rng, actions, rewards) -> int\n\n"
-"Apply one action per game still playing (games that are over are left alone); ``rewards``\n"
+"step(cfg, games, hist, rng, actions, rewards, which=None) -> int\n\n"
+"Apply one action per game still playing (games that are over, and those not in ``which``\n"
+"(uint8[N]) when given, are left alone); ``rewards``\n"
 "(float32[N, players]) receives each seat's score in the games whose hand ended.  Returns the\n"
 "number of games still playing; -1 when every game was over, -2 - i when the action of game i\n"
 "is illegal (in both cases no game is changed).");
 
 static PyObject *py_step(PyObject *self, PyObject *args) {
-    PyObject *cfg_obj, *games_obj, *hist_obj, *rng_obj, *actions_obj, *rewards_obj;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &cfg_obj, &games_obj, &hist_obj, &rng_obj, &actions_obj, &rewards_obj))
+    PyObject *cfg_obj, *games_obj, *hist_obj, *rng_obj, *actions_obj, *rewards_obj, *which_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOO|O", &cfg_obj, &games_obj, &hist_obj, &rng_obj, &actions_obj, &rewards_obj,
+                          &which_obj))
         return NULL;
-    Cfg c; Buf cb = {0}, gb = {0}, hb = {0}, rb = {0}, ab = {0}, wb = {0};
+    Cfg c; Buf cb = {0}, gb = {0}, hb = {0}, rb = {0}, ab = {0}, wb = {0}, sb = {0};
     PyObject *result = NULL;
     if (parse_cfg(cfg_obj, &c, &cb) < 0) goto done;
     if (get_buf(games_obj, &gb, 1, 1, sizeof(Game), "games") < 0) goto done;
@@ -480,6 +477,8 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
     if (get_buf(rng_obj, &rb, 1, 8, 1, "rng") < 0) goto done;
     if (get_buf(actions_obj, &ab, 0, 8, count, "actions") < 0) goto done;
     if (get_buf(rewards_obj, &wb, 1, 4, count * c.n, "rewards") < 0) goto done;
+    if (which_obj != Py_None && get_buf(which_obj, &sb, 0, 1, count, "which") < 0) goto done;
+    const uint8_t *which = sb.held ? (const uint8_t *)sb.view.buf : NULL;
     Game *games = (Game *)gb.view.buf;
     int8_t *hist = (int8_t *)hb.view.buf;
     u64 *rng = (u64 *)rb.view.buf;
@@ -488,7 +487,7 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
     Py_ssize_t bad = -2, live = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < count; i++) {
-        if (games[i].phase == OVER) continue;
+        if (games[i].phase == OVER || (which && !which[i])) continue;
         if (!is_legal(&c, &games[i], (long long)actions[i])) { bad = i; break; }
         bad = -1;   /* a game still playing */
     }
@@ -497,7 +496,8 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
         for (Py_ssize_t i = 0; i < count; i++) {
             Game *g = &games[i];
             if (g->phase == OVER) continue;
-            apply_action(&c, g, hist + i * c.hands * c.hist_block, (int)actions[i], rewards + i * c.n, rng);
+            if (!which || which[i])
+                apply_action(&c, g, hist + i * c.hands * c.hist_block, (int)actions[i], rewards + i * c.n, rng);
             live += g->phase != OVER;
         }
     }
@@ -505,7 +505,7 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
     /* >= 0: the games still playing; -1: every game was over; <= -2: game -result-2 is illegal */
     result = PyLong_FromSsize_t(bad == -1 ? live : (bad == -2 ? -1 : -bad - 2));
 done:
-    release(&cb); release(&gb); release(&hb); release(&rb); release(&ab); release(&wb);
+    release(&cb); release(&gb); release(&hb); release(&rb); release(&ab); release(&wb); release(&sb);
     return result;
 }
 
@@ -560,8 +560,9 @@ static void encode(const Cfg *c, const Game *g, const int8_t *hist, int me, doub
             for (int s = 0; s < n; s++)
                 if (g->trick[s] >= 0) out[ob[OB_CURRENT_TRICK] + REL(s) * NCARDS + g->trick[s]] = 1.0f;
             if (g->intrick) out[ob[OB_LED_SUIT] + g->led] = 1.0f;
-            for (int s = 0; s < n; s++)
-                for (u64 m = g->played[s]; m; m &= m - 1) out[ob[OB_PLAYED] + REL(s) * NCARDS + low_card(m)] = 1.0f;
+            const int8_t *cards = hist + g->hand * c->hist_block + HB_CARDS(c);
+            for (int k = 0; k < g->tricks_played * n; k++)
+                out[ob[OB_PLAYED] + REL(k % n) * NCARDS + cards[k]] = 1.0f;
         }
     }
     if (ob[OB_HISTORY] >= 0 && hist) {

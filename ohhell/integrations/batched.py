@@ -72,11 +72,11 @@ _OBSERVATION_SEGMENTS: Final = (
 
 RECORD: Final = np.dtype({
     "names": ["phase", "turn", "dealer", "first_dealer", "leader", "led", "trump", "turn_up", "n_bids", "in_trick",
-              "tricks_played", "hand", "size", "bids", "trick", "hands", "tricks_won", "gone", "totals", "played"],
+              "tricks_played", "hand", "size", "bids", "trick", "hands", "tricks_won", "totals"],
     "formats": ["i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", "i1", ("i1", 8), ("i1", 8),
-                ("<u8", 8), ("i1", 8), "<u8", ("<i4", 8), ("<u8", 8)],
-    "offsets": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 96, 104, 112, 144],
-    "itemsize": 208,
+                ("<u8", 8), ("i1", 8), ("<i4", 8)],
+    "offsets": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 96, 104],
+    "itemsize": 136,
 })
 """One game in C (``Game`` in ``_batch.c``), read as a NumPy record."""
 
@@ -160,6 +160,7 @@ class BatchedGames:
         self.total_scale = float(self.encoder.total_scale)
         self._games = np.zeros((self.n, RECORD.itemsize), dtype=np.uint8)
         self.records = self._games.view(RECORD).reshape(self.n)
+        assert _batch.record_size() == RECORD.itemsize, "ohhell.fastsim._batch was built from another _batch.c"
         block = _batch.hist_block(self.cfg)
         self._history = np.zeros((self.n, self.hand_count * block), dtype=np.int8)
         self._rng = np.zeros(1, dtype=np.uint64)
@@ -248,6 +249,13 @@ class BatchedGames:
         """The seat to act in each game (-1 when the game is over)."""
         return np.where(self.done, -1, self.records["turn"].astype(np.int64))
 
+    def terminal(self) -> BoolArray:
+        """Which games ended by their rules (not cut short by the set-up's hand cap)."""
+        length = self.rules.schedule_length() or 0
+        target = self.rules.target_score
+        reached = (self.totals == target).any(axis=1) if target is not None else np.zeros(self.n, dtype=np.bool_)
+        return self.done & ((self.hand_index >= length) | reached)
+
     @property
     def hand_index(self) -> IntArray:
         """The hand being played in each game (0-based; the number of hands when over)."""
@@ -308,15 +316,18 @@ class BatchedGames:
 
     # -- stepping --------------------------------------------------------------------------------
 
-    def step(self, actions: npt.ArrayLike, copy: bool = True) -> FloatArray:
-        """Apply one action per game (ignored in games that are over). Returns ``(n, players)``
+    def step(self, actions: npt.ArrayLike, copy: bool = True, which: npt.ArrayLike | None = None) -> FloatArray:
+        """Apply one action per game (ignored in games that are over, and in those outside
+        ``which``, a boolean mask, when given). Returns ``(n, players)``
         rewards: each seat's score of the hands that ended with this step, else 0 (with
         ``copy=False`` an array that the next step overwrites). Raises ``ValueError`` when an
         action is illegal (no game is changed then) and ``RuntimeError`` when every game is
         over (call :meth:`reset`)."""
         chosen = self._actions
         chosen[:] = np.asarray(actions, dtype=np.int64).reshape(self.n)
-        live = _batch.step(self.cfg, self._games, self._history, self._rng, chosen, self._rewards)
+        rows = None if which is None else np.ascontiguousarray(np.asarray(which, dtype=np.bool_).reshape(self.n),
+                                                                dtype=np.uint8)
+        live = _batch.step(self.cfg, self._games, self._history, self._rng, chosen, self._rewards, rows)
         if live == -1:
             raise RuntimeError("every game of the batch is over: call reset() (or reset(which=batch.done))")
         if live < -1:
