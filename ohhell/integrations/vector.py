@@ -154,8 +154,8 @@ class OhHellVectorEnv(gymnasium.vector.VectorEnv):
         truncated = done & ~terminal
         if self.reward_kind == "placement" and done.any():
             totals = self.games.totals
-            for game in np.flatnonzero(done):
-                rewards[game] += placement_rewards(totals[game].tolist())[int(self.seats[game])]
+            for ended in np.flatnonzero(done).tolist():
+                rewards[ended] += placement_rewards(totals[ended].tolist())[int(self.seats[ended])]
         self._needs_reset = done.copy()
         return self._observations(), rewards, terminal, truncated, self._infos()
 
