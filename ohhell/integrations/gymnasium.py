@@ -66,8 +66,9 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One learning seat against bots (see the module docstring).
 
     ``seat`` is the learner's seat, or ``None`` (the default) for a seat drawn at random at
-    every reset, so that a policy learns every position at the table. The other arguments are
-    those of :func:`ohhell.integrations.pettingzoo.env`.
+    every reset, so that a policy learns every position at the table. ``perfect_recall`` adds
+    the history of the game to the observation (:mod:`ohhell.integrations.encoding`). The other
+    arguments are those of :func:`ohhell.integrations.pettingzoo.env`.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
@@ -75,7 +76,8 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def __init__(self, preset: str = "classic", players: int = 4, mode: str = "game", hand: int = 0,
                  seat: int | None = None, opponents: str | Sequence[str] | None = None, dealer: int | None = None,
                  max_hands: int | None = None, reward: str = "score", render_mode: str | None = None,
-                 illegal_action: str = "random", illegal_penalty: float = 0.0, **knobs: Any) -> None:
+                 illegal_action: str = "random", illegal_penalty: float = 0.0, perfect_recall: bool = False,
+                 **knobs: Any) -> None:
         self.setup = Setup.create(preset, players=players, mode=mode, hand=hand, dealer=dealer,
                                   max_hands=max_hands, **knobs)
         if reward not in REWARDS:
@@ -101,7 +103,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.codec = self.setup.codec
-        self.encoder = ObservationEncoder(self.setup)
+        self.encoder = ObservationEncoder(self.setup, perfect_recall=perfect_recall)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), dtype=np.int8),

@@ -19,6 +19,7 @@ from ohhell.integrations.gymnasium import ENV_ID, IllegalActionWarning, OhHellEn
     {"preset": "classic", "players": 4},
     {"preset": "jokers", "players": 5, "mode": "hand", "hand": 2, "seat": None, "reward": "placement"},
     {"preset": "boerenbridge", "players": 4, "max_hands": 1, "opponents": "random"},
+    {"preset": "classic", "players": 3, "max_size": 2, "perfect_recall": True},
 ])
 def test_gymnasium_check_env(kwargs: dict) -> None:
     with warnings.catch_warnings():
