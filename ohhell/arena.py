@@ -34,7 +34,7 @@ from typing import Any
 
 import click
 
-from ohhell.bots import Budget, make_bot
+from ohhell.bots import Bot, Budget, make_bot
 from ohhell.bots.driver import BotError, play_game
 from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
@@ -140,15 +140,21 @@ def rotation_specs(specs: Sequence[str], rotation: int) -> list[str]:
     return [specs[(seat - rotation) % n] for seat in range(n)]
 
 
+BotFactory = Callable[..., Bot]
+"""Makes a bot from its spec: ``factory(spec, seed=…, budget=…)`` (default :func:`ohhell.bots.make_bot`)."""
+
+
 def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
-              budget: Budget | None = None) -> DealResult:
-    """Play one deal in every rotation of the bots (the same cards each time)."""
+              budget: Budget | None = None, factory: BotFactory | None = None) -> DealResult:
+    """Play one deal in every rotation of the bots (the same cards each time); ``factory``
+    makes the bots (for bots of your own, e.g. a trained policy)."""
     started = time.perf_counter()
     games = []
     chance_seed = deal_seed(seed, deal)
+    make = factory or make_bot
     for rotation in range(len(specs)):
         seat_specs = rotation_specs(specs, rotation)
-        bots = [make_bot(spec, seed=bot_seed(seed, deal, rotation, seat), budget=budget)
+        bots = [make(spec, seed=bot_seed(seed, deal, rotation, seat), budget=budget)
                 for seat, spec in enumerate(seat_specs)]
         try:
             state = play_game(rules, bots, seed=chance_seed)
@@ -169,15 +175,19 @@ def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
     return DealResult(deal, tuple(games), time.perf_counter() - started)
 
 
-def _play_deal_task(args: tuple[dict[str, Any], tuple[str, ...], int, int, Budget | None]) -> DealResult:
-    rules_json, specs, deal, seed, budget = args
-    return play_deal(Rules.from_json(rules_json), specs, deal, seed, budget)
+def _play_deal_task(args: tuple[dict[str, Any], tuple[str, ...], int, int, Budget | None, BotFactory | None]
+                    ) -> DealResult:
+    rules_json, specs, deal, seed, budget, factory = args
+    return play_deal(Rules.from_json(rules_json), specs, deal, seed, budget, factory)
 
 
 def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
-              budget: Budget | None = None, progress: Callable[[DealResult], None] | None = None) -> ArenaResult:
+              budget: Budget | None = None, progress: Callable[[DealResult], None] | None = None,
+              factory: BotFactory | None = None) -> ArenaResult:
     """Play ``games`` deals, each in every rotation of ``specs`` through the seats, in ``jobs``
-    processes; ``progress`` is called after each deal. The result does not depend on ``jobs``."""
+    processes; ``progress`` is called after each deal. The result does not depend on ``jobs``.
+    ``factory`` makes the bots from their specs (default :func:`ohhell.bots.make_bot`; with
+    ``jobs`` > 1 it must be a module-level function, to reach the other processes)."""
     specs = tuple(specs)
     if len(specs) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} bots, not {len(specs)}")
@@ -185,7 +195,7 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
         raise ValueError("a match needs at least one game")
     started = time.perf_counter()
     results: list[DealResult] = []
-    for result in _deal_results(rules, specs, games, seed, jobs, budget):
+    for result in _deal_results(rules, specs, games, seed, jobs, budget, factory):
         results.append(result)
         if progress is not None:
             progress(result)
@@ -198,12 +208,12 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
 
 
 def _deal_results(rules: Rules, specs: tuple[str, ...], games: int, seed: int, jobs: int,
-                  budget: Budget | None) -> Iterator[DealResult]:
+                  budget: Budget | None, factory: BotFactory | None) -> Iterator[DealResult]:
     if jobs <= 1:
         for deal in range(games):
-            yield play_deal(rules, specs, deal, seed, budget)
+            yield play_deal(rules, specs, deal, seed, budget, factory)
         return
-    tasks = [(rules.to_json(), specs, deal, seed, budget) for deal in range(games)]
+    tasks = [(rules.to_json(), specs, deal, seed, budget, factory) for deal in range(games)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_play_deal_task, tasks)
 
