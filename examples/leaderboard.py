@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 import time
 from pathlib import Path
@@ -51,7 +52,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache", default=None, help="a JSON file keeping each match's result between runs")
     args = parser.parse_args()
+    cache: dict[str, list[float]] = {}
+    if args.cache and Path(args.cache).exists():
+        cache = json.loads(Path(args.cache).read_text(encoding="utf-8"))
     rules = single_hand_rules(preset("classic", players=4), 5)
     names = ["random", "basic", "strong"] + ([POLICY_PREFIX + args.policy] if args.policy else [])
     short = {name: ("ppo (example)" if name.startswith(POLICY_PREFIX) else name) for name in names}
@@ -60,12 +65,18 @@ def main() -> None:
     print("|---|---|---|---|")
     for a, b in itertools.combinations(names, 2):
         started = time.perf_counter()
-        result = run_arena(rules, [a, b, a, b], args.deals, seed=args.seed, jobs=args.jobs, factory=make)
-        differences = []
-        for deal in result.deal_results:
-            mine = [score for game in deal.games for seat in game if seat.spec == a for score in seat.hand_scores]
-            theirs = [score for game in deal.games for seat in game if seat.spec == b for score in seat.hand_scores]
-            differences.append(float(np.mean(mine) - np.mean(theirs)))
+        key = f"{a}|{b}|{args.deals}|{args.seed}"
+        differences = cache.get(key, [])
+        if not differences:
+            result = run_arena(rules, [a, b, a, b], args.deals, seed=args.seed, jobs=args.jobs, factory=make)
+            for deal in result.deal_results:
+                mine = [score for game in deal.games for seat in game if seat.spec == a for score in seat.hand_scores]
+                theirs = [score for game in deal.games for seat in game if seat.spec == b
+                          for score in seat.hand_scores]
+                differences.append(float(np.mean(mine) - np.mean(theirs)))
+            if args.cache:
+                cache[key] = differences
+                Path(args.cache).write_text(json.dumps(cache), encoding="utf-8")
         mean = float(np.mean(differences))
         half = 1.959963984540054 * float(np.std(differences, ddof=1)) / len(differences) ** 0.5
         rows.append((names.index(a), names.index(b), mean, mean - half, mean + half))
