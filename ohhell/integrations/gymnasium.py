@@ -41,9 +41,11 @@ import numpy as np
 from gymnasium import spaces
 
 from ohhell.bots import Bot, bot_names, make_bot
+from ohhell.game import State
+from ohhell.integrations import batched
 from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
 from ohhell.integrations.encoding import ObservationEncoder
-from ohhell.integrations.pettingzoo import render_public
+from ohhell.integrations.pettingzoo import fast_backend_reason, render_public
 from ohhell.views import seat_view
 
 Observation = dict[str, np.ndarray]
@@ -77,7 +79,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
                  seat: int | None = None, opponents: str | Sequence[str] | None = None, dealer: int | None = None,
                  max_hands: int | None = None, reward: str = "score", render_mode: str | None = None,
                  illegal_action: str = "random", illegal_penalty: float = 0.0, perfect_recall: bool = False,
-                 **knobs: Any) -> None:
+                 backend: str = "auto", **knobs: Any) -> None:
         self.setup = Setup.create(preset, players=players, mode=mode, hand=hand, dealer=dealer,
                                   max_hands=max_hands, **knobs)
         if reward not in REWARDS:
@@ -111,7 +113,18 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self._rng = random.Random()
         self.bots: dict[int, Bot] = {}
-        self.game_state = self.setup.new_state(self._rng)
+        if backend not in ("auto", "fast", "engine"):
+            raise ValueError(f"backend must be auto, fast or engine, not {backend!r}")
+        reason = fast_backend_reason(self.setup)
+        if reason is None and any(spec != "random" for spec in specs):
+            reason = "only random opponents play in the C core"
+        if backend == "fast" and reason is not None:
+            raise ValueError(f"backend='fast' cannot be used: {reason}")
+        self.backend = "fast" if backend != "engine" and reason is None else "engine"
+        self._batch = (batched.BatchedGames(self.setup, n=1, perfect_recall=perfect_recall)
+                       if self.backend == "fast" else None)
+        self._state = self.setup.new_state(self._rng)
+        self._last_scores: list[int] = []
 
     # -- the Gymnasium API ---------------------------------------------------------------
 
@@ -123,16 +136,32 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.close()
         if self.fixed_seat is None:
             self.seat = self._rng.randrange(self.setup.players)
+        self._last_scores = []
+        if self._batch is not None:
+            self._batch.seed(self._rng.randrange(2**63))
+            self._batch.reset()
+            self._play_random_fast()
+            return self._observe(), self._info()
         others = [s for s in range(self.setup.players) if s != self.seat]
         self.bots = {other: make_bot(spec, seed=self._rng.randrange(2**31))
                      for other, spec in zip(others, self.opponent_specs, strict=True)}
-        self.game_state = self.setup.new_state(self._rng)
+        self._state = self.setup.new_state(self._rng)
         self._finished = 0
         self._play_bots()
         return self._observe(), self._info()
 
+    @property
+    def game_state(self) -> State:
+        """The game as a reference-engine state (with the fast backend, replayed from the C
+        core's history: for records and rendering, not for a loop)."""
+        if self._batch is not None:
+            return self._batch.engine_state(0)
+        return self._state
+
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        state = self.game_state
+        if self._batch is not None:
+            return self._step_fast(action)
+        state = self._state
         if self.setup.is_over(state):
             raise RuntimeError("the game is over: call reset()")
         legal = rl_legal_actions(seat_view(state, self.seat))
@@ -151,6 +180,8 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
             chosen = legal[self._rng.randrange(len(legal))]
         assert chosen is not None
         state.apply(chosen)
+        if state.finished_hands:
+            self._last_scores = list(state.finished_hands[-1].scores)
         self._play_bots()
         reward = -self.illegal_penalty if illegal else 0.0
         if self.reward_kind == "score":
@@ -166,11 +197,63 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         info["illegal_action"] = illegal
         return self._observe(), reward, terminated, truncated, info
 
+    def _step_fast(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        batch = self._batch
+        assert batch is not None
+        if batch.over_one:
+            raise RuntimeError("the game is over: call reset()")
+        mask = np.zeros(self.codec.num_actions, np.int8)
+        batch.mask_one(mask)
+        index = int(action)
+        illegal = not (0 <= index < self.codec.num_actions and mask[index])
+        if illegal:
+            legal = np.flatnonzero(mask)
+            if self.illegal_action == "raise":
+                raise ValueError(f"seat {self.seat} may not {self.codec.label(index)} now; its legal actions "
+                                 f"are {legal.tolist()}")
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(f"action {index} is not legal now: a random legal action was played instead "
+                              f"(charged illegal_penalty={self.illegal_penalty}); pass illegal_action='raise' "
+                              "to make it an error", IllegalActionWarning, stacklevel=2)
+            index = int(legal[self._rng.randrange(len(legal))])
+        reward = -self.illegal_penalty if illegal else 0.0
+        paid = batch.step_one(index)
+        if paid is not None:
+            self._last_scores = [int(score) for score in paid]
+            if self.reward_kind == "score":
+                reward += float(paid[self.seat])
+        reward += self._play_random_fast()
+        terminated = batch.over_one
+        if terminated and self.reward_kind == "placement":
+            reward += placement_rewards([int(total) for total in batch.totals[0]])[self.seat]
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        info["illegal_action"] = illegal
+        return self._observe(), reward, terminated, False, info
+
+    def _play_random_fast(self) -> float:
+        """Random opponents act in the C core until the learner must act or the game is over;
+        returns the learner's score of the hands that ended meanwhile."""
+        batch = self._batch
+        assert batch is not None
+        reward = 0.0
+        while not batch.over_one and batch.turn_one != self.seat:
+            paid = batch.step_one(int(batch.sample_actions()[0]))
+            if paid is not None:
+                self._last_scores = [int(score) for score in paid]
+                if self.reward_kind == "score":
+                    reward += float(paid[self.seat])
+        return reward
+
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans."""
         return self._observe()["action_mask"].astype(bool)
 
     def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
         return render_public(self.game_state, self.render_mode)
 
     def close(self) -> None:
@@ -181,7 +264,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _play_bots(self) -> None:
         """Let chance and the bots act until the learner must act or the game is over."""
-        state, setup = self.game_state, self.setup
+        state, setup = self._state, self.setup
         while True:
             setup.advance_chance(state, self._rng)
             if setup.is_over(state):
@@ -193,17 +276,23 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
             state.apply(self.bots[seat].choose(seat_view(state, seat)))
 
     def _observe(self) -> Observation:
-        view = seat_view(self.game_state, self.seat)
         mask = np.zeros(self.codec.num_actions, np.int8)
-        if not self.setup.is_over(self.game_state):
+        if self._batch is not None:
+            if self._batch.turn_one == self.seat:
+                self._batch.mask_one(mask)  # all zeros when the game is over
+            return {"observation": self._batch.observe_one(self.seat), "action_mask": mask}
+        view = seat_view(self._state, self.seat)
+        if not self.setup.is_over(self._state):
             for action in rl_legal_actions(view):
                 mask[self.codec.encode(action)] = 1
         return {"observation": self.encoder.encode(view), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        state = self.game_state
-        last = state.finished_hands[-1].scores if state.finished_hands else None
-        return {"seat": self.seat, "totals": list(state.totals), "hand_scores": list(last) if last else []}
+        if self._batch is not None:
+            totals = [int(total) for total in self._batch.totals[0]]
+        else:
+            totals = list(self._state.totals)
+        return {"seat": self.seat, "totals": totals, "hand_scores": list(self._last_scores)}
 
 
 if ENV_ID not in gymnasium.registry:

@@ -96,3 +96,26 @@ def test_wrong_arguments_are_refused() -> None:
         OhHellEnv(players=4, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         OhHellEnv(players=4, seat=4)
+
+
+def test_random_opponents_play_in_the_c_core() -> None:
+    fast = OhHellEnv(preset="classic", players=4, max_size=3, opponents="random", seat=None)
+    assert fast.backend == "fast"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes.*")
+        warnings.filterwarnings("ignore", category=IllegalActionWarning)
+        check_env(OhHellEnv(preset="classic", players=4, mode="hand", hand=4, opponents="random"),
+                  skip_render_check=True)
+    total, info = play(fast, seed=4)
+    state = fast.game_state
+    assert state.is_terminal() and total == info["totals"][info["seat"]] == state.totals[info["seat"]]
+    assert info["hand_scores"] == list(state.finished_hands[-1].scores)
+    assert play(fast, seed=4) == play(OhHellEnv(preset="classic", players=4, max_size=3, opponents="random"), seed=4)
+    strict = OhHellEnv(players=4, max_size=3, opponents="random", illegal_action="raise")
+    observation, _info = strict.reset(seed=1)
+    with pytest.raises(ValueError, match="may not"):
+        strict.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert OhHellEnv(players=4, opponents="random", backend="engine").backend == "engine"
+    with pytest.raises(ValueError, match="fast"):
+        OhHellEnv(players=4, opponents="basic", backend="fast")
