@@ -160,6 +160,7 @@ def main() -> None:
                 minutes = (time.perf_counter() - started) / 60
                 curve.append((self.num_timesteps, score, minutes))
                 print(f"{self.num_timesteps:>8} steps  {minutes:5.1f} min  {score:5.2f} points per hand", flush=True)
+                save(self.model, curve, baseline, out, args.eval_hands)  # a checkpoint: stop at any time
             return True
 
     envs = make_vec_env(make_env, n_envs=args.envs, seed=args.seed)
@@ -169,14 +170,19 @@ def main() -> None:
     curve.append((0, evaluate(model, args.eval_hands, eval_seed), 0.0))
     print(f"       0 steps    0.0 min  {curve[0][1]:5.2f} points per hand (untrained)", flush=True)
     model.learn(total_timesteps=args.steps, callback=Evaluate())
+    save(model, curve, baseline, out, args.eval_hands)
+    print(f"saved {out / 'policy.zip'}, {out / 'curve.csv'} and {out / 'learning_curve.png'}")
+
+
+def save(model: Any, curve: list[tuple[int, float, float]], baseline: float, out: Path, hands: int) -> None:
+    """The policy, the curve as CSV and as a PNG."""
     model.save(out / "policy")
     with open(out / "curve.csv", "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["steps", "score_per_hand", "minutes", "basic_score_per_hand"])
         for steps, score, minutes in curve:
             writer.writerow([steps, f"{score:.3f}", f"{minutes:.2f}", f"{baseline:.3f}"])
-    plot(curve, baseline, out / "learning_curve.png", args.eval_hands)
-    print(f"saved {out / 'policy.zip'}, {out / 'curve.csv'} and {out / 'learning_curve.png'}")
+    plot(curve, baseline, out / "learning_curve.png", hands)
 
 
 def plot(curve: list[tuple[int, float, float]], baseline: float, path: Path, hands: int) -> None:
