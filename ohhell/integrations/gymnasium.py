@@ -224,14 +224,16 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if self.reward_kind == "score":
                 reward += float(paid[self.seat])
         reward += self._play_random_fast()
-        terminated = batch.over_one
-        if terminated and self.reward_kind == "placement":
+        over = batch.over_one
+        terminated = over and bool(batch.terminal()[0])
+        truncated = over and not terminated  # cut short by max_hands
+        if over and self.reward_kind == "placement":
             reward += placement_rewards([int(total) for total in batch.totals[0]])[self.seat]
         if self.render_mode == "human":
             self.render()
         info = self._info()
         info["illegal_action"] = illegal
-        return self._observe(), reward, terminated, False, info
+        return self._observe(), reward, terminated, truncated, info
 
     def _play_random_fast(self) -> float:
         """Random opponents act in the C core until the learner must act or the game is over;

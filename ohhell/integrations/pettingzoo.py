@@ -249,7 +249,8 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
                 for name, value in zip(self.possible_agents, placement_rewards(state_totals), strict=True):
                     self.rewards[name] += value
                 self._rewarded = True
-            truncated = self._batch is None and not self._state.is_terminal()
+            truncated = (not self._state.is_terminal() if self._batch is None
+                         else not bool(self._batch.terminal()[0]))  # cut short by max_hands
             ended = self.truncations if truncated else self.terminations
             for name in self.agents:
                 ended[name] = True
