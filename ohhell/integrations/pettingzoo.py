@@ -30,6 +30,10 @@ Simultaneous bids are asked one agent at a time, each seeing none of the bids ma
 until all are in; voluntary bid changes are not offered (see ``docs/integrations.md``). An
 illegal action raises ``ValueError`` unless ``illegal_reward`` is given, in which case
 PettingZoo's ``TerminateIllegalWrapper`` ends the game with that reward for the offender.
+
+The game runs in the C core (``ohhell.fastsim._batch``, one game) when it plays the rules, else
+on the reference engine (``backend=``); both give the same observations, masks and rewards,
+and ``game_state`` is the engine state either way.
 """
 
 from __future__ import annotations
