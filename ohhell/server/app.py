@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
+from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
@@ -411,11 +412,28 @@ async def api_record(request: Request) -> Response:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
         try:
-            record = table.record()
+            record = await table.full_record()
         except OhHellError as error:
             return _error(409, str(error))
     return Response(json.dumps(record, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="ohhell-{table.code}.json"'})
+
+
+async def api_verify(request: Request) -> Response:
+    """Each finished hand of a table checked as ``ohhell verify`` checks a record: were its
+    cards dealt from the committed seed and the players' contributions?"""
+    table = await _table(request)
+    language = _language(request)
+    if table is None:
+        return _error(404, _t(language, N_("There is no table with that code.")))
+    with speaking(language):
+        try:
+            record = await table.full_record()
+        except OhHellError as error:
+            return _error(409, str(error))
+        verdicts = verify_record(record, scope=table.code)
+        return JSONResponse({"code": table.code, "hands": [verdict.to_json() for verdict in verdicts],
+                             "verified": bool(verdicts) and all(verdict.verified for verdict in verdicts)})
 
 
 # ----------------------------------------------------------------------------- scorekeeper
@@ -597,6 +615,8 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         await table.back(conn, message.message_id)
     elif kind == "rematch":
         await table.rematch(conn, message.message_id)
+    elif kind == "contribute":
+        await table.contribute(conn, message.data.get("hand"), message.data.get("value"), message.message_id)
     elif kind == "history":
         await table.history(conn)
 
@@ -663,6 +683,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/join", api_join, methods=["POST"]),
         Route("/api/tables/{code}/record", api_record),
+        Route("/api/tables/{code}/verify", api_verify),
         Route("/api/sheets", api_create_sheet, methods=["POST"]),
         Route("/api/sheets/{sheet}", api_sheet),
         Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),

@@ -205,6 +205,14 @@ class Broker:
         """Tell every process watching ``code`` (at most once; see the module docstring)."""
         await self._publish(table_channel(code), event)
 
+    async def publish_many(self, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Publish several tables' events, in order, in one round trip."""
+        sent = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code, event in events:
+                pipe.publish(table_channel(code), orjson.dumps({**event, "sent": sent}))
+            await pipe.execute()
+
     async def watch(self, code: str) -> None:
         if code not in self._watched:
             self._watched.add(code)

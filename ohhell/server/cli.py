@@ -71,6 +71,9 @@ def _is_origin(value: str) -> bool:
               help=N_("Seconds a complete trick stays on the table."))
 @click.option("--hand-pause", type=float, default=ServerConfig.hand_pause, show_default=True,
               help=N_("Seconds the last trick of a hand stays before the next deal."))
+@click.option("--fair-window", type=click.FloatRange(min=0), default=ServerConfig.fair_window, show_default=True,
+              help=N_("Seconds a deal waits for the players' contributions to its randomness (provably fair "
+                      "deals); it deals at once when all are in."))
 @click.option("--leave-grace", type=float, default=ServerConfig.leave_grace, show_default=True,
               help=N_("Seconds a disconnected player has before a bot plays for them."))
 @click.option("--max-new-tables", type=int, default=ServerConfig.max_tables_per_minute, show_default=True,
@@ -84,8 +87,9 @@ def _is_origin(value: str) -> bool:
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
               show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: str, bot_commands: dict[str, str],
-          bot_timeout: float | None, bot_delay: float, trick_pause: float, hand_pause: float, leave_grace: float,
-          max_new_tables: int, allowed_origins: tuple[str, ...], forwarded_allow_ips: str, log_level: str) -> None:
+          bot_timeout: float | None, bot_delay: float, trick_pause: float, hand_pause: float, fair_window: float,
+          leave_grace: float, max_new_tables: int, allowed_origins: tuple[str, ...], forwarded_allow_ips: str,
+          log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
@@ -104,7 +108,7 @@ def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: 
                        err=True)
     config = ServerConfig(database=database, broker=broker, sqlite_sync=sqlite_sync, bot_commands=bot_commands,
                           bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause, hand_pause=hand_pause,
-                          leave_grace=leave_grace,
+                          leave_grace=leave_grace, fair_window=fair_window,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
                           max_tables_per_minute=max_new_tables, allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -69,6 +69,8 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._published: dict[str, int] = {}
         """The version each owned table last published."""
+        self._meta_published: dict[str, dict[str, Any]] = {}
+        """The seats, settings and status each owned table last published."""
         broker.on_event = self._event
         broker.on_request = self._request
         broker.on_reconnect = self._reconnected
@@ -160,39 +162,51 @@ class Cluster:
             await self.broker.unwatch(code)
             return None
         self.manager.mirrors[code] = mirror
+        self.report_presence(mirror)  # from now on the owner publishes every change to this process
         await mirror.update(answer)
         return mirror
 
     # ------------------------------------------------------------------ owner → mirrors
 
-    def publish_update(self, table: LiveTable) -> None:
+    def publish_update(self, table: LiveTable, info: dict[str, Any] | None = None) -> None:
         """Tell the mirrors of ``table`` what changed: the actions committed since the last
-        telling, and the table's information (called after every committed change)."""
+        telling, the table's information, and its seats, settings and status when they changed
+        (called after every committed change)."""
         first = self._published.get(table.code, table.version)
         history = table.state.history
-        event = self._snapshot(table)
-        event.update({"t": "update", "from": first, "actions": [action_to_json(a) for a in history[first:]]})
+        event: dict[str, Any] = {"t": "update", "from": first, "to": table.version,
+                                 "info": info if info is not None else table.public_info(),
+                                 "actions": [action_to_json(a) for a in history[first:]]}
+        meta = self._meta(table)
+        if meta != self._meta_published.get(table.code):
+            event.update(meta)
+            self._meta_published[table.code] = meta
         self._published[table.code] = table.version
         self._outgoing.put_nowait((table.code, event))
+
+    @staticmethod
+    def _meta(table: LiveTable) -> dict[str, Any]:
+        return {"status": table.status, "settings": table.settings.to_json(),
+                "seats": [dataclasses.astuple(seat.row()) for seat in table.seats]}
 
     def publish(self, table: LiveTable, event: dict[str, Any]) -> None:
         self._outgoing.put_nowait((table.code, event))
 
-    @staticmethod
-    def _snapshot(table: LiveTable) -> dict[str, Any]:
-        return {"to": table.version, "info": table.public_info(), "status": table.status,
-                "settings": table.settings.to_json(),
-                "seats": [dataclasses.astuple(seat.row()) for seat in table.seats]}
+    def _snapshot(self, table: LiveTable) -> dict[str, Any]:
+        return {"to": table.version, "info": table.public_info(), **self._meta(table)}
 
     async def _publisher(self) -> None:
-        """Publish the owners' events one after the other, so every mirror hears them in order."""
+        """Publish the owners' events in order (every mirror hears a table's changes in the
+        order they were committed): whatever waits goes out in one round trip to Redis."""
         while True:
-            code, event = await self._outgoing.get()
+            batch = [await self._outgoing.get()]
+            while not self._outgoing.empty():
+                batch.append(self._outgoing.get_nowait())
             try:
-                await self.broker.publish(code, event)
-                METRICS.published.inc()
+                await self.broker.publish_many(batch)
+                METRICS.published.inc(len(batch))
             except Exception as error:  # the mirrors catch up from the database later
-                log.warning("table %s: could not publish a change (%s)", code, error)
+                log.warning("could not publish %d changes (%s)", len(batch), error)
 
     # ------------------------------------------------------------------ mirrors → owner
 
@@ -231,13 +245,13 @@ class Cluster:
         if op == "presence":
             if table is not None:
                 table.presence(str(request["from"]), {int(k): int(v) for k, v in request["seats"].items()},
-                               int(request["spectators"]),
-                               asyncio.get_running_loop().time() + PRESENCE_HOLDS)
+                               int(request["spectators"]), asyncio.get_running_loop().time() + PRESENCE_HOLDS,
+                               watching=bool(request.get("watching", True)))
             return None
         if table is None or table.closed:
             return {"error": {"kind": "not-owner"}}
         if op == "sync":
-            return {"from": table.version, "actions": [], **self._snapshot(table)}
+            return {"from": table.version, "actions": [], **self._snapshot(table)}  # everything, for a new copy
         sender = Asker(request.get("seat"), str(request.get("language") or "en"), request.get("name"))
         message_id = request.get("id")
         try:
@@ -254,6 +268,8 @@ class Cluster:
                     await table.back(sender, message_id)
                 elif op == "rematch":
                     await table.rematch(sender, message_id)
+                elif op == "contribute":
+                    await table.contribute(sender, request.get("hand"), request.get("value"), message_id)
                 elif op == "join":
                     seat, token = await table.join(str(request["name"]), request.get("seat"))
                     return {"seat": seat, "token": token}
@@ -267,16 +283,17 @@ class Cluster:
             return {"error": {"kind": "protocol", "code": "storage"}}
         return {"ok": True}
 
-    def report_presence(self, mirror: TableMirror) -> None:
-        """Tell the owner how many connections this process holds to ``mirror``'s table."""
+    def report_presence(self, mirror: TableMirror, watching: bool = True) -> None:
+        """Tell the owner that this process keeps a copy of ``mirror``'s table (so every change
+        is published to it) and how many connections it holds to it."""
         seats, spectators = mirror.presence()
-        self.spawn(self._send_presence(mirror.owner, mirror.code, seats, spectators))
+        self.spawn(self._send_presence(mirror.owner, mirror.code, seats, spectators, watching))
 
-    async def _send_presence(self, owner: str, code: str, seats: dict[int, int], spectators: int) -> None:
+    async def _send_presence(self, owner: str, code: str, seats: dict[int, int], spectators: int,
+                             watching: bool) -> None:
         with contextlib.suppress(Exception):
-            await self.broker.send(owner, {"op": "presence", "code": code, "seats": {str(k): v for k, v in
-                                                                                     seats.items()},
-                                           "spectators": spectators})
+            await self.broker.send(owner, {"op": "presence", "code": code, "spectators": spectators,
+                                           "seats": {str(k): v for k, v in seats.items()}, "watching": watching})
 
     # ------------------------------------------------------------------ events
 
@@ -339,11 +356,10 @@ class Cluster:
     async def _watch_mirrors(self) -> None:
         now = asyncio.get_running_loop().time()
         for mirror in list(self.manager.mirrors.values()):
-            if mirror.connections:
-                self.report_presence(mirror)
-            elif mirror.idle_since is not None and now - mirror.idle_since > MIRROR_KEPT:
+            if not mirror.connections and now - (mirror.idle_since or mirror.created_here) > MIRROR_KEPT:
                 self.drop_mirror(mirror)
                 continue
+            self.report_presence(mirror)
             if now - mirror.heard > OWNER_SILENT:
                 await self._take_over_if_free(mirror)
 
@@ -366,12 +382,14 @@ class Cluster:
     def drop_mirror(self, mirror: TableMirror) -> None:
         if self.manager.mirrors.get(mirror.code) is mirror:
             del self.manager.mirrors[mirror.code]
+            self.report_presence(mirror, watching=False)
         mirror.close()
         self.spawn(self.broker.unwatch(mirror.code))
 
     def let_go(self, table: LiveTable) -> None:
         """Stop owning ``table`` (another process owns it, or it is unloaded)."""
         self._published.pop(table.code, None)
+        self._meta_published.pop(table.code, None)
         self.spawn(self.broker.release(table.code))
         self.publish(table, {"t": "gone"})
 

@@ -37,6 +37,9 @@ class ServerConfig:
     """An extra pause after a trick is complete, so everyone sees it before it is gathered."""
     hand_pause: float = 2.5
     """An extra pause after the last trick of a hand, before the next deal."""
+    fair_window: float = 1.5
+    """How long a deal waits for the seated people's contributions (provably fair deals) once
+    its commitment is out; it deals at once when every connected person has sent theirs."""
     leave_grace: float = 20.0
     """How long a player may be disconnected (a reload, a tunnel) before a bot plays for them."""
     default_timer: float = 0.0
@@ -80,5 +83,5 @@ class ServerConfig:
     @classmethod
     def fast(cls, **changes: object) -> ServerConfig:
         """A configuration with no delays (tests and benchmarks)."""
-        base = cls(bot_delay=0.0, bot_jitter=0.0, trick_pause=0.0, hand_pause=0.0, leave_grace=0.2)
+        base = cls(bot_delay=0.0, bot_jitter=0.0, trick_pause=0.0, hand_pause=0.0, leave_grace=0.2, fair_window=0.5)
         return dataclasses.replace(base, **changes)  # type: ignore[arg-type]

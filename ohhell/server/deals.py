@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ohhell.actions import Action, Cut, Draw, Shuffle
 from ohhell.game import State
@@ -73,7 +73,24 @@ class SeededDeals:
         return {"kind": "seeded", "seed": self.seed}
 
 
+class FairDeals:
+    """Provably fair deals (:mod:`ohhell.fairness`): a fresh committed seed for every hand and
+    the seated people's contributions. The table drives them itself — it publishes the
+    commitment and waits a moment for the contributions before it deals — so :meth:`draw` is
+    never asked."""
+
+    def draw(self, state: State) -> Action:
+        raise RuntimeError("fair deals are dealt by the table (ohhell.fairness.FairTable), not drawn one by one")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "fair"}
+
+
+FAIR: Final = "fair"
+"""The kind of deal source of every table made through the web app."""
+
 _KINDS: dict[str, Callable[[Mapping[str, Any]], DealSource]] = {
+    FAIR: lambda _spec: FairDeals(),
     "random": lambda _spec: RandomDeals(),
     "seeded": lambda spec: SeededDeals(str(spec["seed"])),
 }

@@ -188,7 +188,9 @@ class LocalCluster:
         if os.geteuid() == 0:
             self._as_user = ["runuser", "-u", "postgres", "--"]
             shutil.chown(self.folder, "postgres")
-        run = lambda *args: subprocess.run([*self._as_user, *args], check=True, capture_output=True)  # noqa: E731
+        def run(*args: str) -> None:
+            subprocess.run([*self._as_user, *args], check=True, capture_output=True)
+
         run(str(binaries / "initdb"), "-D", str(data), "-U", "ohhell", "--auth=trust", "-E", "UTF8")
         run(str(binaries / "pg_ctl"), "-D", str(data), "-l", str(self.folder / "pg.log"), "-w", "-o",
             f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",

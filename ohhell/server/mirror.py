@@ -22,6 +22,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ohhell.fairness import FairTable
 from ohhell.rules import Rules
 from ohhell.server.protocol import ClientMessage, ProtocolError
 from ohhell.server.store import ChatLine, SeatRow
@@ -54,6 +55,7 @@ class TableMirror(TableRoom):
         self.heard = asyncio.get_running_loop().time()
         """When the owner was last heard of (its changes and its heartbeats)."""
         self.catching_up = asyncio.Lock()
+        self.created_here = asyncio.get_running_loop().time()
         self.idle_since: float | None = None
 
     # ------------------------------------------------------------------ reading
@@ -87,6 +89,9 @@ class TableMirror(TableRoom):
         seat: int | None = None
         if token:
             seat = self.seat_of_token(token)
+            if seat is None:  # a seat taken a moment ago, whose news is still on its way: look
+                await self.reload_seats()
+                seat = self.seat_of_token(token)
             if seat is None:
                 raise ProtocolError("bad-token", message_id=message_id)
         if len(self.connections) >= self.config.max_connections_per_table:
@@ -147,11 +152,20 @@ class TableMirror(TableRoom):
         self.broadcast()
 
     async def catch_up(self) -> None:
-        """Read from the database the committed actions this copy has not seen."""
+        """Read from the database what this copy has missed: the committed actions it has not
+        seen, and the table's seats, settings and status."""
         found = await asyncio.to_thread(self.store.load_actions, self.code, self.version)
         if found:
             log.info("table %s: caught up %d actions from the database", self.code, len(found))
             self.replay(found)
+        row = await asyncio.to_thread(self.store.load_table_row, self.code)
+        if row is not None:
+            self.status, self.settings = row.status, TableSettings.from_json(row.settings)
+        await self.reload_seats()
+
+    async def reload_seats(self) -> None:
+        """The seats as stored (the owner writes them before it shows them)."""
+        self.set_seats(await asyncio.to_thread(self.store.load_seats, self.code))
 
     def set_seats(self, rows: Sequence[SeatRow]) -> None:
         for row in rows:
@@ -196,6 +210,18 @@ class TableMirror(TableRoom):
 
     async def rematch(self, conn: Sender, message_id: Any = None) -> None:
         await self._ask(conn, "rematch", {}, message_id)
+
+    async def contribute(self, conn: Sender, hand: Any, value: Any, message_id: Any = None) -> None:
+        await self._ask(conn, "contribute", {"hand": hand, "value": value}, message_id)
+
+    async def full_record(self) -> dict[str, Any]:
+        """The record, with the fairness data of the hands whose seeds are revealed (read from
+        the database: the owner stores them before it shows anything of them)."""
+        record = self.record()
+        stored = await asyncio.to_thread(self.store.load_fair, self.code)
+        if stored is None:
+            return record
+        return FairTable.from_json(stored).annotate(record, self.state)
 
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
         cluster = self.manager.cluster

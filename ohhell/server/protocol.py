@@ -41,7 +41,8 @@ from ohhell.views import CompletedTrick, HandSummary, SeatView
 PROTOCOL: Final = "ohhell-ws/1"
 """The protocol's name and version, sent in ``welcome``."""
 
-CLIENT_TYPES: Final = ("hello", "act", "hint", "start", "back", "history", "ping", "chat", "react", "rematch")
+CLIENT_TYPES: Final = ("hello", "act", "hint", "start", "back", "history", "ping", "chat", "react", "rematch",
+                        "contribute")
 """The message types a client may send."""
 
 PLAYER_ACTIONS: Final = ("bid", "play", "declare")
@@ -72,6 +73,9 @@ ERRORS: Final[dict[str, str]] = {
     "not-over": N_("The game is not over yet."),
     "hello-timeout": N_("No hello came in time; the connection is closed."),
     "bad-origin": N_("This page may not connect to the game from another site."),
+    "no-deal-open": N_("No deal is waiting for contributions now."),
+    "bad-contribution": N_("That contribution to the deal was refused."),
+    "too-late": N_("The cards were dealt before your contribution arrived; it was not used."),
 }
 """Every error code the server sends, with the text a person reads (translated per connection)."""
 

@@ -73,10 +73,11 @@ log = logging.getLogger("ohhell.server.store")
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """1: the first schema; 2: scoresheets keep their undo history (column ``undo``); 3: table chat
 (a new table, which ``create_all`` makes); 4: each table's fencing token (column ``fence``) and
-each scoresheet's revision (column ``rev``), for several server processes on one database."""
+each scoresheet's revision (column ``rev``), for several server processes on one database; 5: the
+seeds of provably fair deals (column ``fair``)."""
 
 metadata = MetaData()
 
@@ -89,11 +90,13 @@ game_tables = Table(
     Column("rules", Text, nullable=False),
     Column("settings", Text, nullable=False),
     Column("fence", Integer, nullable=False, server_default="0"),
+    Column("fair", Text, nullable=True),
 )
 """One row per table: its code, status (``waiting``, ``playing``, ``finished``), the rules
 (the record's ``rules`` object) and settings (timer, host seat…), both JSON; ``fence``: the
 fencing token of the table's latest owner when several server processes share the database
-(:meth:`Store.take_fence`)."""
+(:meth:`Store.take_fence`); ``fair``: the secret side of its provably fair deals (the seeds,
+revealed hand by hand; :class:`ohhell.fairness.FairTable`), never sent anywhere as it is."""
 
 seats = Table(
     "ohhell_seats", metadata,
@@ -218,6 +221,8 @@ class StoredTable:
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     """The last :data:`CHAT_LOADED` lines of its chat, oldest first."""
+    fair: dict[str, Any] | None = None
+    """The secret side of its fair deals (the server's only)."""
 
     @property
     def id(self) -> str:
@@ -527,6 +532,22 @@ class Store:
         result: asyncio.Future[None] = self._submit(rows, None, (table_id, fence) if fence is not None else None)
         return result
 
+    def save_fair(self, table_id: str, fair: dict[str, Any], fence: int | None = None) -> asyncio.Future[None]:
+        """Store the secret side of a table's fair deals (before its commitment is shown)."""
+        text_value = json.dumps(fair)
+
+        def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(fair=text_value))
+
+        return self.write(call)
+
+    def load_fair(self, table_id: str) -> dict[str, Any] | None:
+        """The secret side of a table's fair deals, as stored (``None``: none yet)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(game_tables.c.fair).where(game_tables.c.id == table_id)).scalar()
+        return json.loads(found) if found else None
+
     def take_fence(self, table_id: str) -> asyncio.Future[int]:
         """Make this process the table's owner in the database: a new fencing token, greater than
         every earlier one; from now on the writes of earlier owners are refused."""
@@ -639,7 +660,8 @@ class Store:
             found: dict[str, StoredTable] = {}
             for row in conn.execute(query.order_by(game_tables.c.created)):
                 found[row.id] = StoredTable(TableRow(row.id, row.created, row.status, json.loads(row.rules),
-                                                     json.loads(row.settings)), [])
+                                                     json.loads(row.settings)), [],
+                                            fair=json.loads(row.fair) if row.fair else None)
             if not found:
                 return []
             keys = list(found)
@@ -664,6 +686,20 @@ class Store:
         """One stored table, or ``None``."""
         found = self.load_tables(ids=[table_id])
         return found[0] if found else None
+
+    def load_table_row(self, table_id: str) -> TableRow | None:
+        """A table's row (its status, rules and settings), without its seats and actions."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
+        if row is None:
+            return None
+        return TableRow(row.id, row.created, row.status, json.loads(row.rules), json.loads(row.settings))
+
+    def load_seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats as stored."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+        return [SeatRow(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in rows]
 
     def load_actions(self, table_id: str, start: int) -> list[dict[str, Any]]:
         """A table's stored actions from the ``start``-th on, in order."""
@@ -739,6 +775,8 @@ def _migrate(conn: Connection, version: int) -> None:
     table_columns = {column["name"] for column in inspect(conn).get_columns("ohhell_tables")}
     if version < 2 and "undo" not in sheet_columns:
         conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN undo TEXT"))
+    if version < 5 and "fair" not in table_columns:
+        conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fair TEXT"))
     if version < 4:
         if "fence" not in table_columns:
             conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0"))

@@ -50,12 +50,13 @@ from ohhell.bots.base import forward_actions
 from ohhell.bots.external import external_bot_options
 from ohhell.errors import IllegalActionError, OhHellError
 from ohhell.explain import describe_rules
+from ohhell.fairness import FairnessError, FairTable
 from ohhell.game import Game, Phase, State
 from ohhell.i18n import _, level_name
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
-from ohhell.server.deals import DealSource, deal_source
+from ohhell.server.deals import FAIR, DealSource, deal_source
 from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import (
@@ -124,7 +125,7 @@ def new_code() -> str:
 
 
 def clean_text(text: str, limit: int) -> str:
-    """A text a person typed, fit to show: control characters and lone surrogates dropped,
+    r"""A text a person typed, fit to show: control characters and lone surrogates dropped,
     runs of white space made one space, at most ``limit`` characters.
 
     >>> clean_text("  hi\x00 there\n\n you\ud800 ", 100)
@@ -395,6 +396,13 @@ class TableRoom:
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
         raise NotImplementedError
 
+    async def contribute(self, conn: Sender, hand: Any, value: Any, message_id: Any = None) -> None:
+        raise NotImplementedError
+
+    async def full_record(self) -> dict[str, Any]:
+        """The ``ohhell/1`` record (:meth:`record`) with the fairness data of the revealed hands."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ reading
 
     @property
@@ -465,12 +473,12 @@ class TableRoom:
     def broadcast(self) -> None:
         """Tell every connection what changed, each from its own seat's view (a spectator
         from the spectator view)."""
-        if not self.connections:
-            return
         info = self.public_info()
         if info == self._info:
             info = self._info  # the same object: each connection compares it by identity
         self._info = info
+        if not self.connections:
+            return
         connections = list(self.connections)
         seats = list(dict.fromkeys(conn.seat for conn in connections))
         views = dict(zip(seats, seat_views(self.state, seats), strict=True))
@@ -538,6 +546,13 @@ class LiveTable(TableRoom):
         """Held by every change of the game or the table: changes happen one at a time."""
         self.chat_lock = asyncio.Lock()
         self.deals: DealSource = deal_source(settings.deals)
+        self.fair: FairTable | None = FairTable(code, rules.players) if settings.deals.get("kind") == FAIR else None
+        """The table's provably fair deals (its secrets are stored, never shown before the reveal)."""
+        self.fair_public: dict[str, Any] | None = None
+        """The hand whose commitment is out, the commitment, and whether contributions are still
+        taken (``open``), for every connection (one that arrives late contributes from this)."""
+        self.fair_revealed = 0
+        """How many finished hands' seeds have been revealed to the connections."""
         self.remote: dict[str, RemotePresence] = {}
         """The connections other processes hold, by process (several processes)."""
         self.bot_ready: dict[int, float] = {}
@@ -552,7 +567,8 @@ class LiveTable(TableRoom):
     def paused(self) -> bool:
         """A game nobody is connected to (in any process) waits, bots included, until someone
         comes back: bots playing for nobody would only spend the server's time."""
-        return self.status == PLAYING and not self.connections and not self.remote
+        return self.status == PLAYING and not self.connections and not any(
+            presence.seats or presence.spectators for presence in self.remote.values())
 
     def seat_online(self, seat: int) -> bool:
         if self.seats[seat].connections:
@@ -575,6 +591,7 @@ class LiveTable(TableRoom):
             "spectators": spectators,
             "paused": self.paused,
             "next": self.settings.next,
+            "fair": self.fair_public,
         }
 
     def broadcast(self) -> None:
@@ -583,7 +600,7 @@ class LiveTable(TableRoom):
         super().broadcast()
         cluster = self.manager.cluster
         if cluster is not None and self.remote:
-            cluster.publish_update(self)
+            cluster.publish_update(self, self._info)
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -633,10 +650,12 @@ class LiveTable(TableRoom):
             place.away = False
             self.bot_ready.pop(seat, None)
 
-    def presence(self, process: str, seats: dict[int, int], spectators: int, until: float) -> None:
-        """Another process reports its connections to this table (none: it has no more)."""
+    def presence(self, process: str, seats: dict[int, int], spectators: int, until: float,
+                 watching: bool = True) -> None:
+        """Another process reports its connections to this table; ``watching`` false: it no
+        longer keeps a copy of the table (while it does, every change is published to it)."""
         before = self.remote.get(process)
-        if not seats and not spectators:
+        if not watching:
             self.remote.pop(process, None)
         else:
             self.remote[process] = RemotePresence(seats, spectators, until)
@@ -656,7 +675,7 @@ class LiveTable(TableRoom):
         """Forget the reports of processes that stopped renewing them (a process that died)."""
         for process, presence in list(self.remote.items()):
             if presence.until < now:
-                self.presence(process, {}, 0, 0.0)
+                self.presence(process, {}, 0, 0.0, watching=False)
 
     def detach(self, conn: Connection) -> None:
         """Forget a closed connection; a person with no connection left is away after a grace."""
@@ -884,6 +903,7 @@ class LiveTable(TableRoom):
             self.manager.finished(self)
         self.replan()  # first: the turn timer just started is part of what everyone is told
         self.broadcast()
+        self._reveal()
 
     def _must_act(self) -> list[int]:
         """The seats the game waits for (not a seat that merely may still change its bid)."""
@@ -971,6 +991,9 @@ class LiveTable(TableRoom):
             return
         if state.is_chance_node():
             if self.chance_ready is not None and now >= self.chance_ready:
+                if self.fair is not None:
+                    await self._fair_deal(now)
+                    return
                 drawn = self._draw_chance()
                 self.chance_ready = None
                 await self._commit(drawn)
@@ -994,6 +1017,69 @@ class LiveTable(TableRoom):
                 del self.bot_ready[seat]
                 await self._bot_move(seat)
                 return
+
+    async def _fair_deal(self, now: float) -> None:
+        """Deal a hand the provably fair way: first publish the commitment to a fresh seed
+        (stored before it is shown) and give the seated people a moment to send their
+        contributions; then deal from the seed and the contributions."""
+        fair = self.fair
+        assert fair is not None
+        state = self.state
+        hand = state.hand_index
+        if self.fair_public is None or self.fair_public["hand"] != hand:
+            absent = {seat.index: "bot" for seat in self.seats if seat.kind == BOT}
+            absent.update({seat.index: "away" for seat in self.seats
+                           if seat.kind == HUMAN and (seat.away or not self.seat_online(seat.index))})
+            commitment = fair.open_hand(state, absent)
+            await self._write(self.store.save_fair(self.code, fair.to_json(), fence=self.fence))
+            window = self.config.fair_window if fair.waiting() else 0.0
+            self.fair_public = {"hand": hand, "commitment": commitment, "open": True}
+            self.tell({"type": "fair", "hand": hand, "commitment": commitment, "deadline": window,
+                       "waiting": list(fair.waiting())})
+            self.broadcast()
+            if window > 0:
+                self.chance_ready = now + window
+                return
+        actions = fair.deal(state)
+        await self._write(self.store.save_fair(self.code, fair.to_json(), fence=self.fence))
+        self.fair_public = {"hand": hand, "commitment": self.fair_public["commitment"], "open": False}
+        self.chance_ready = None
+        await self._commit(actions)
+        await self._changed()
+
+    async def contribute(self, conn: Sender, hand: Any, value: Any, message_id: Any = None) -> None:
+        """A seated person's contribution to the next deal (see :meth:`_fair_deal`)."""
+        if conn.seat is None:
+            raise ProtocolError("spectator", message_id=message_id)
+        fair = self.fair
+        if fair is None or self.fair_public is None:
+            raise ProtocolError("no-deal-open", message_id=message_id)
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand != self.fair_public["hand"]:
+            raise ProtocolError("bad-field", "hand", message_id)
+        try:
+            fair.contribute(conn.seat, value, hand)
+        except FairnessError as error:
+            code = "too-late" if error.kind == "closed" else "bad-contribution"
+            raise ProtocolError(code, str(error), message_id) from error
+        if not fair.waiting():  # everyone is in: deal now
+            self.chance_ready = asyncio.get_running_loop().time()
+            self.replan()
+
+    def _reveal(self) -> None:
+        """Send the seed of every hand just finished (its cards are all played: nothing to hide)."""
+        fair = self.fair
+        finished = len(self.state.finished_hands)
+        if fair is None or self.fair_revealed >= finished:
+            return
+        for hand in range(self.fair_revealed, finished):
+            with contextlib.suppress(FairnessError):  # a hand dealt before fairness (an old table)
+                self.tell({"type": "fair", "hand": hand, "reveal": fair.entry(hand, self.state).to_json()})
+        self.fair_revealed = finished
+
+    async def full_record(self) -> dict[str, Any]:
+        """The record, with every revealed hand's fairness data."""
+        record = self.record()
+        return self.fair.annotate(record, self.state) if self.fair is not None else record
 
     async def _bot_move(self, seat: int, level: str | None = None) -> None:
         """A bot's move for ``seat``: the seat's own bot or stand-in, or a bot of ``level``
@@ -1127,6 +1213,9 @@ class TableManager:
         table = LiveTable(self, item.id, self.rules_of(item), TableSettings.from_json(item.row.settings), seats,
                           item.row.status, item.row.created, fence)
         table.replay(item.actions)
+        if table.fair is not None and item.fair is not None:
+            table.fair = FairTable.from_json(item.fair)
+            table.fair_revealed = len(table.state.finished_hands)
         table.chat = item.chat[-CHAT_KEPT:]
         table.chat_count = table.chat[-1].id + 1 if table.chat else 0
         if table.state.is_terminal():
@@ -1187,7 +1276,7 @@ class TableManager:
         token = new_token()
         seats = [Seat(0, HUMAN, None, name, token_hash(token))]
         seats += [Seat(i + 1, OPEN) if level == OPEN else Seat(i + 1, BOT, level) for i, level in enumerate(others)]
-        settings = TableSettings(timer=timer, host=0, stand_in=stand_in, deals=dict(deals or {"kind": "random"}),
+        settings = TableSettings(timer=timer, host=0, stand_in=stand_in, deals=dict(deals or {"kind": FAIR}),
                                  extra=dict(extra or {}))
         table = await self._new_table(rules, settings, seats)
         return table, token
@@ -1216,7 +1305,7 @@ class TableManager:
         """A new game with ``table``'s rules, settings and seats (people keep their tokens);
         returns its code."""
         seats = [Seat(seat.index, seat.kind, seat.bot_level, seat.name, seat.token_hash) for seat in table.seats]
-        deals = table.settings.deals if table.settings.deals.get("kind") == "random" else {"kind": "random"}
+        deals = table.settings.deals if table.settings.deals.get("kind") in ("random", FAIR) else {"kind": FAIR}
         settings = dataclasses.replace(table.settings, next=None, deals=deals)
         successor = await self._new_table(table.rules, settings, seats)
         return successor.code
