@@ -101,6 +101,9 @@ def basic_baseline(hands: int, seed: int) -> float:
     return statistics.fmean(scores)
 
 
+_MODELS: dict[str, Any] = {}
+
+
 def training_setup() -> Setup:
     """The game the policy learned: its observation layout and action numbering."""
     return Setup.create(PRESET, players=PLAYERS, mode="hand", hand=HAND)
@@ -116,7 +119,9 @@ class PolicyBot(Bot):
         super().__init__(seed=seed)
         from sb3_contrib import MaskablePPO
 
-        self.model = MaskablePPO.load(model_path, device="cpu")
+        if model_path not in _MODELS:  # one load per process: the arena makes a bot per game
+            _MODELS[model_path] = MaskablePPO.load(model_path, device="cpu")
+        self.model = _MODELS[model_path]
         setup = training_setup()
         self.encoder = ObservationEncoder(setup)
         self.codec = setup.codec
