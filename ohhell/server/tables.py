@@ -269,6 +269,9 @@ class Seat:
     last_message_id: Any = None
     timeouts: int = 0
     """Turns in a row this person let the timer run out (see :data:`TIMEOUTS_BEFORE_AWAY`)."""
+    fallback: bool = False
+    """This seat's bot (an operator's external program) failed in this game, and a built-in
+    bot plays in its place (:attr:`ohhell.bots.external.ExternalBot.on_fallback`)."""
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.kind, self.bot_level, self.name, self.token_hash)
@@ -277,12 +280,6 @@ class Seat:
     def automated(self) -> bool:
         """Whether a bot acts for this seat now."""
         return self.kind == BOT or (self.kind == HUMAN and self.away)
-
-    @property
-    def fallback(self) -> bool:
-        """Whether this seat's bot (an operator's external program) failed and a built-in bot
-        plays in its place (:attr:`ohhell.bots.external.ExternalBot.failed`)."""
-        return bool(getattr(self.bot, "failed", False))
 
     def public(self, online: bool) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot_level if self.kind == BOT else None,
@@ -1132,6 +1129,7 @@ class LiveTable(TableRoom):
         """The external bot of ``seat`` failed: a built-in bot plays on; everyone is told (the
         seat's ``fallback`` in the table's information)."""
         log.warning("table %s: the bot of seat %d failed; a built-in bot plays in its place", self.code, seat)
+        self.seats[seat].fallback = True
         if not self.closed:
             self.broadcast()
 
