@@ -42,4 +42,11 @@ def fastsim_extension() -> Extension:
                      extra_compile_args=["-O3"], optional=True)
 
 
-setup(ext_modules=[*native_extensions(), fastsim_extension()])
+def batch_extension() -> Extension:
+    """Many games stepped at once on NumPy arrays, for learning (C, optional: without a
+    compiler ohhell.integrations.batched is unavailable, the other interfaces work)."""
+    return Extension("ohhell.fastsim._batch", sources=["ohhell/fastsim/_batch.c"],
+                     extra_compile_args=["-O3"], optional=True)
+
+
+setup(ext_modules=[*native_extensions(), fastsim_extension(), batch_extension()])

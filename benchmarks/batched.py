@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Hands per second of the batched numpy simulator (``ohhell.integrations.batched``), for
+"""Hands per second of the batched simulator (``ohhell.integrations.batched``, the loop in C), for
 batch sizes N = 1 … 4096, against the reference engine stepping one hand at a time.
 
 One hand: classic rules, 4 players, 10 cards each (4 bids and 40 cards), every action drawn
-uniformly among the legal ones from the legal-action mask. "with observations" also builds the
+uniformly among the legal ones from the legal-action mask (``sample_legal`` in NumPy; see
+``benchmarks/rl_envs.py`` for the loop with the sampling in C). "with observations" also builds the
 acting seat's observation tensor at every step, as a learning loop does. The reference loop
 deals with the engine's shuffle and cut and picks among ``legal_actions`` with ``random``.
 

@@ -6,7 +6,7 @@ One hand: 4 players, 10 cards, classic rules. For ohhell every chance event and 
 through the public API: the cut for the first deal (``Draw``), the shuffle, the cut of the
 pack (after which the cards are dealt one at a time and a card turned up), the bids and the 40
 cards, each chosen uniformly among the legal actions of the seat on turn. For OpenSpiel the
-loop is the one of ``shared/bench/bench_openspiel.py``: chance outcomes sampled with Python's
+loop is the project's reference timing loop for it: chance outcomes sampled with Python's
 ``random`` from ``chance_outcomes()``, actions uniform over ``legal_actions()``.
 
 The two are measured in alternating rounds (the machine is noisy) and the medians compared.

@@ -5,7 +5,7 @@ measured side by side in one run.
 One hand: 4 players, 10 cards, classic rules (a turned-up trump, the hook). The fast core
 (:mod:`ohhell.fastsim`, C) plays each hand whole: shuffle and deal, turn up the trump card,
 bid uniformly at random (the dealer honouring the hook), play uniformly random legal cards
-and score the hand. OpenSpiel's loop is the one of ``shared/bench/bench_openspiel.py``:
+and score the hand. OpenSpiel's loop is the project's reference timing loop for it:
 ``pyspiel.evaluate_bots`` with uniform random C++ bots, the whole playthrough (chance
 included) in C++. Both run in alternating rounds (the machine is noisy) and the medians are
 compared.

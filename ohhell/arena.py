@@ -34,7 +34,7 @@ from typing import Any
 
 import click
 
-from ohhell.bots import Budget, make_bot
+from ohhell.bots import Bot, Budget, make_bot
 from ohhell.bots.driver import BotError, play_game
 from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
@@ -140,15 +140,21 @@ def rotation_specs(specs: Sequence[str], rotation: int) -> list[str]:
     return [specs[(seat - rotation) % n] for seat in range(n)]
 
 
+BotFactory = Callable[..., Bot]
+"""Makes a bot from its spec: ``factory(spec, seed=…, budget=…)`` (default :func:`ohhell.bots.make_bot`)."""
+
+
 def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
-              budget: Budget | None = None) -> DealResult:
-    """Play one deal in every rotation of the bots (the same cards each time)."""
+              budget: Budget | None = None, factory: BotFactory | None = None) -> DealResult:
+    """Play one deal in every rotation of the bots (the same cards each time); ``factory``
+    makes the bots (for bots of your own, e.g. a trained policy)."""
     started = time.perf_counter()
     games = []
     chance_seed = deal_seed(seed, deal)
+    make = factory or make_bot
     for rotation in range(len(specs)):
         seat_specs = rotation_specs(specs, rotation)
-        bots = [make_bot(spec, seed=bot_seed(seed, deal, rotation, seat), budget=budget)
+        bots = [make(spec, seed=bot_seed(seed, deal, rotation, seat), budget=budget)
                 for seat, spec in enumerate(seat_specs)]
         try:
             state = play_game(rules, bots, seed=chance_seed)
@@ -169,18 +175,21 @@ def play_deal(rules: Rules, specs: Sequence[str], deal: int, seed: int,
     return DealResult(deal, tuple(games), time.perf_counter() - started)
 
 
-def _play_deal_task(args: tuple[dict[str, Any], tuple[str, ...], int, int, Budget | None]) -> DealResult:
-    rules_json, specs, deal, seed, budget = args
-    return play_deal(Rules.from_json(rules_json), specs, deal, seed, budget)
+def _play_deal_task(args: tuple[dict[str, Any], tuple[str, ...], int, int, Budget | None, BotFactory | None]
+                    ) -> DealResult:
+    rules_json, specs, deal, seed, budget, factory = args
+    return play_deal(Rules.from_json(rules_json), specs, deal, seed, budget, factory)
 
 
 def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
               budget: Budget | None = None, progress: Callable[[DealResult], None] | None = None,
-              ray: str | None = None) -> ArenaResult:
+              ray: str | None = None, factory: BotFactory | None = None) -> ArenaResult:
     """Play ``games`` deals, each in every rotation of ``specs`` through the seats, in ``jobs``
     processes — or as Ray tasks (``ray``: ``"local"`` for a local Ray cluster of ``jobs``
     workers, else a cluster's address; :mod:`ohhell.arena_ray`); ``progress`` is called after
-    each deal. The result depends on neither ``jobs`` nor ``ray``."""
+    each deal. The result depends on neither ``jobs`` nor ``ray``. ``factory`` makes the bots
+    from their specs (default :func:`ohhell.bots.make_bot`; with ``jobs`` > 1 or Ray it must be a
+    module-level function, to reach the other processes)."""
     specs = tuple(specs)
     if len(specs) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} bots, not {len(specs)}")
@@ -188,7 +197,7 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
         raise ValueError("a match needs at least one game")
     started = time.perf_counter()
     results: list[DealResult] = []
-    for result in _deal_results(rules, specs, games, seed, jobs, budget, ray):
+    for result in _deal_results(rules, specs, games, seed, jobs, budget, ray, factory):
         results.append(result)
         if progress is not None:
             progress(result)
@@ -201,18 +210,19 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
 
 
 def _deal_results(rules: Rules, specs: tuple[str, ...], games: int, seed: int, jobs: int,
-                  budget: Budget | None, ray: str | None = None) -> Iterator[DealResult]:
+                  budget: Budget | None, ray: str | None = None, factory: BotFactory | None = None
+                  ) -> Iterator[DealResult]:
     if ray is not None:
         from ohhell.arena_ray import ray_deal_results
 
-        tasks = [(rules.to_json(), specs, deal, seed, budget) for deal in range(games)]
+        tasks = [(rules.to_json(), specs, deal, seed, budget, factory) for deal in range(games)]
         yield from ray_deal_results(_play_deal_task, tasks, ray, jobs)
         return
     if jobs <= 1:
         for deal in range(games):
-            yield play_deal(rules, specs, deal, seed, budget)
+            yield play_deal(rules, specs, deal, seed, budget, factory)
         return
-    tasks = [(rules.to_json(), specs, deal, seed, budget) for deal in range(games)]
+    tasks = [(rules.to_json(), specs, deal, seed, budget, factory) for deal in range(games)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_play_deal_task, tasks)
 
@@ -287,22 +297,52 @@ def format_table(result: ArenaResult) -> str:
     return "\n".join([*lines, "", summary, legend, *failures])
 
 
-def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:
+def _split_specs(bots: str | None, bot: tuple[str, ...], args: Sequence[str] | None = None) -> list[str]:
+    """The bot of each seat, in the order given on the command line: ``--bots`` lists are
+    split at commas, each ``--bot`` is one spec; ``args`` are the command's arguments (without
+    them ``--bots`` come first)."""
+    def split(text: str) -> list[str]:
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    if args is not None:
+        ordered: list[str] = []
+        items = iter(args)
+        for arg in items:
+            if arg == "--":
+                break
+            name, sep, inline = arg.partition("=")
+            if name not in ("--bots", "--bot"):
+                continue
+            value = inline if sep else next(items, "")
+            ordered.extend(split(value) if name == "--bots" else [value])
+        expected = (split(bots) if bots else []) + list(bot)
+        if sorted(ordered) == sorted(expected):  # the same specs: only their order is taken from args
+            return ordered
     specs: list[str] = []
     if bots:
-        specs.extend(part.strip() for part in bots.split(",") if part.strip())
+        specs.extend(split(bots))
     specs.extend(bot)
     return specs
 
 
-@click.command("arena", help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
+class _ArgsKeepingCommand(click.Command):
+    """A command that remembers its raw arguments (to keep ``--bots`` and ``--bot`` in order)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["ohhell.arena.args"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+@click.command("arena", cls=_ArgsKeepingCommand,
+               help=N_("Duplicate matches between bots: every deal is played once per rotation of the bots "
                                 "through the seats, with the same cards. Reports each bot's mean score per hand and "
                                 "per game with 95% confidence intervals, the share of bids made and the wins (a "
                                 "shared win counts 1/k)."))
 @click.option("--bots", "bots_list", default=None, metavar="A,B,…",
               help=N_("The bots, one per seat, comma-separated (random, basic, strong, cmd:PROGRAM)."))
 @click.option("--bot", "bot_specs", multiple=True, metavar="SPEC",
-              help=N_("One more bot (repeatable; for specs that contain commas)."))
+              help=N_("One more bot (repeatable; for specs that contain commas). Seats follow the order of "
+                      "--bots and --bot on the command line."))
 @click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset name."))
 @click.option("--players", type=int, default=None, help=N_("Players (default: the number of bots)."))
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
@@ -330,7 +370,7 @@ def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name
     from ohhell.bots import BOT_LEVELS, EXTERNAL_PREFIX
     from ohhell.cli import build_rules
 
-    specs = _split_specs(bots_list, bot_specs)
+    specs = _split_specs(bots_list, bot_specs, click.get_current_context().meta.get("ohhell.arena.args"))
     if not specs:
         raise click.UsageError(_("name the bots with --bots A,B,C or --bot SPEC"))
     for spec in specs:
@@ -367,6 +407,12 @@ def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         click.echo(format_table(result))
+    always_failed = [bot.name for bot in result.bots if bot.games and bot.failed_games == bot.games]
+    if always_failed:
+        # The figures above are the fallback bot's: a script must not take them for the program's.
+        click.echo(_("%(bots)s failed in every game: the figures are not theirs") % {"bots": ", ".join(always_failed)},
+                   err=True)
+        sys.exit(1)
 
 
 def _stderr_console() -> Any:

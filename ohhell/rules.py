@@ -1,9 +1,9 @@
-"""The rules of a game as one frozen value: every knob of RULES.md, and the presets.
+"""The rules of a game as one frozen value: every knob of docs/rules.md, and the presets.
 
 A :class:`Rules` value says everything that differs between Oh Hell variants:
 the deck, the schedule of hand sizes, how trump is chosen, how bids are made,
 how cards are played and how hands are scored. Every knob defaults to the
-``classic`` profile (RULES.md section 1). Presets are named bundles of knobs:
+``classic`` profile (docs/rules.md, section 1). Presets are named bundles of knobs:
 
 >>> rules = preset("classic", players=4)
 >>> [plan.size for plan in rules.hand_plans()][:4], rules.schedule_length()

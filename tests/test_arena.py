@@ -107,3 +107,13 @@ def test_the_table_says_what_the_wins_are_of() -> None:
     share = f"/{basic.games} ({100 * basic.win_share:.1f}%)"
     assert share in table
     assert "of the games it played" in table
+
+
+def test_seats_follow_the_order_of_bots_and_bot_on_the_command_line() -> None:
+    runner = CliRunner()
+    common = ["--set", "max_size=1", "--games", "1", "--json", "--no-progress"]
+    out = runner.invoke(main, ["arena", "--bot", "random", "--bots", "basic,random", "--bot", "basic", *common])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["seats"] == ["random", "basic", "random", "basic"]
+    out = runner.invoke(main, ["arena", "--bots=basic,random", "--bot=random", *common])
+    assert json.loads(out.output)["seats"] == ["basic", "random", "random"]

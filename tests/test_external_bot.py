@@ -301,9 +301,110 @@ def test_the_arena_plays_an_external_bot_and_flags_the_games_a_fallback_finished
     assert data["bots"][0]["bot"] == "cmd:" + good and data["bots"][0]["failed_games"] == 0
     assert data["bots"][0]["games"] == 3
     broken = runner.invoke(cli_main, ["arena", "--bot", "cmd:" + talker, *common, "--json"])
-    assert broken.exit_code == 0, broken.output
-    data = json.loads(broken.output[broken.output.index("{"):])
+    assert broken.exit_code == 1, broken.output  # it failed in every game: its figures are not its own
+    data = json.loads(broken.output[broken.output.index("{"):].splitlines()[0])
     assert data["bots"][0]["failed_games"] == 3 and data["bots"][1]["failed_games"] == 0
     text = runner.invoke(cli_main, ["arena", "--bot", "cmd:" + talker, *common])
-    assert text.exit_code == 0
+    assert text.exit_code == 1
+    assert "failed in every game" in text.output
     assert "failed in 3 games of 3; a fallback bot finished them" in text.output
+
+
+def test_the_first_lines_of_a_crash_are_kept_as_well_as_the_last(tmp_path: Path) -> None:
+    """Node prints the error first and a long stack after it: both ends reach the report."""
+    body = """
+    def act(message):
+        sys.stderr.write("/home/me/bot.js:10\\n    throw new Error('no card to play');\\n    ^\\n\\n")
+        sys.stderr.write("Error: no card to play\\n")
+        for frame in range(60):
+            sys.stderr.write(f"    at frame{frame} (node:internal/modules:{frame}:1)\\n")
+        sys.stderr.write("\\nNode.js v20.20.2\\n")
+        sys.stderr.flush()
+        sys.exit(1)
+    serve(act)
+    """
+    bot, _totals = play_with(script(tmp_path, "node_like", body))
+    [incident] = bot.incidents
+    assert incident.kind == "crash"
+    assert "Error: no card to play" in incident.message
+    assert "Node.js v20.20.2" in incident.message and "frame59" in incident.message
+    assert "frame30" not in incident.message  # the middle of the stack is left out
+    assert incident.stderr[4] == "Error: no card to play"
+
+
+def test_a_message_of_unknown_type_is_ignored_with_a_warning(tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    body = """
+    def act(message):
+        send({"type": "thinking", "progress": 0.5})
+        send({"type": "action", "id": message["id"], "option": 0})
+    serve(act)
+    """
+    with caplog.at_level(logging.WARNING, logger="ohhell.bots.external"):
+        bot, _totals = play_with(script(tmp_path, "chatty", body))
+    assert bot.incidents == []
+    assert "unknown type" in caplog.text and "thinking" in caplog.text
+
+
+def test_hosts_are_told_when_the_fallback_takes_over(tmp_path: Path) -> None:
+    body = """
+    def act(message):
+        sys.exit(4)
+    serve(act)
+    """
+    told: list[object] = []
+    bot, _totals = play_with(script(tmp_path, "quitter", body), on_fallback=told.append)
+    assert told == bot.incidents and bot.failed
+    assert told[0].kind == "crash" and told[0].seat == 0
+
+
+def test_a_listener_that_fails_does_not_break_the_game(tmp_path: Path) -> None:
+    body = """
+    def act(message):
+        sys.exit(4)
+    serve(act)
+    """
+
+    def broken(_incident: object) -> None:
+        raise RuntimeError("listener bug")
+
+    bot, totals = play_with(script(tmp_path, "quitter", body), on_fallback=broken)
+    assert bot.failed and len(totals) == 4
+
+
+def test_check_command_refuses_missing_programs(tmp_path: Path) -> None:
+    from ohhell.bots.external import check_command
+
+    check_command(f"cmd:{shlex.quote(sys.executable)} bot.py --level 3")
+    check_command("cmd:python3 -c pass" if __import__("shutil").which("python3") else f"cmd:{sys.executable}")
+    with pytest.raises(ValueError, match="does not exist"):
+        check_command("cmd:/nonexistent/bot --fast")
+    with pytest.raises(ValueError, match="not on the PATH"):
+        check_command("cmd:no-such-program-ohhell-bot")
+    script_file = tmp_path / "bot.py"
+    script_file.write_text("print()\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not an executable file"):
+        check_command(f"cmd:{script_file}")
+    with pytest.raises(ValueError, match="empty"):
+        check_command("cmd:  ")
+
+
+def test_the_server_refuses_a_missing_bot_program_at_start() -> None:
+    from ohhell.server.cli import serve
+
+    result = CliRunner().invoke(serve, ["--bot-command", "mine=cmd:/nonexistent/bot --fast", "--port", "1"])
+    assert result.exit_code == 2
+    assert "mine" in result.output and "/nonexistent/bot does not exist" in result.output
+
+
+def test_the_server_passes_its_bot_timeout_to_external_bots(tmp_path: Path) -> None:
+    from ohhell.server.config import ServerConfig
+    from ohhell.server.tables import TableManager
+
+    command = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SIMPLE_BOT))}"
+    manager = TableManager(store=None, config=ServerConfig(bot_commands={"mine": command}, bot_timeout=2.5))  # type: ignore[arg-type]
+    bot = manager.new_bot("mine")
+    assert isinstance(bot, ExternalBot) and bot.timeout == 2.5
+    default = TableManager(store=None, config=ServerConfig(bot_commands={"mine": command}))  # type: ignore[arg-type]
+    assert default.new_bot("mine").timeout == 10.0
+    assert not isinstance(manager.new_bot("random"), ExternalBot)

@@ -1,4 +1,4 @@
-"""Every rule of RULES.md section 1 (the classic profile), each with a test that fails when the
+"""Every rule of the classic profile (docs/rules.md, section 1), each with a test that fails when the
 rule is broken, the worked example of seed 000, and the game-level mechanics (undo, clone, chance)."""
 
 import random

@@ -1,4 +1,4 @@
-"""The rule sets of RULES.md sections 2.6, 2.7 and 3 that stretch the engine: one test per rule.
+"""The rule sets (docs/rules.md, sections 2 and 3) that stretch the engine: one test per rule.
 
 7-Truf, Boerenbridge, jokers, NE-England Blackout, Devil's Bridge, the 1-card hand dealt once
 per player, and the "10 + bid², −5 × (1 + … + d)" scoring.
@@ -96,7 +96,7 @@ def test_boerenbridge_deals_13_each_every_hand_with_no_trump():
 
 @pytest.mark.parametrize("players", [3, 5, 6, 7])
 def test_boerenbridge_is_four_players_only_and_says_so(players):
-    # Issue 13, item 4: RULES.md (seed 003) plays Boerenbridge with 4 players and 13 cards each.
+    # Issue 13, item 4: the Dutch source (seed 003) plays Boerenbridge with 4 players and 13 cards each.
     with pytest.raises(RulesError) as error:
         preset("boerenbridge", players=players)
     assert error.value.knob == "players"

@@ -15,11 +15,16 @@ and asks it for every decision of its seat. The protocol (``docs/bot-protocol.md
 * ohhell → bot ``{"type": "result", …}`` when a host reports the end of a game, and
   ``{"type": "bye"}`` before closing its stdin.
 
-Anything else the bot writes to stderr is kept (the last lines appear in reports) and never
-disturbs the game. When the program does not start, does not answer in time, exits, or
-answers something that is not a legal action, the failure is logged and recorded in
+Anything else the bot writes to stderr is kept (its first and last lines appear in reports:
+an error message usually comes first, its stack trace after it) and never disturbs the game.
+A message of a type the protocol does not know is ignored with a warning (a newer bot may
+send more). When the program does not start, does not answer in time, exits, or answers
+something that is not a legal action, the failure is logged and recorded in
 :attr:`ExternalBot.incidents`, the program is stopped, and a built-in bot (``basic`` when
-installed, else ``random``) plays the seat for the rest of the game.
+installed, else ``random``) plays the seat for the rest of the game; hosts learn of it through
+:attr:`ExternalBot.on_fallback` (and :attr:`ExternalBot.failed`).
+
+:func:`check_command` tells a host at start-up whether a command names a program that exists.
 
 The other side: ``ohhell bot-stdio --bot basic`` runs one of ohhell's bots as such a program
 (:func:`serve_stdio`), and :func:`view_from_json` rebuilds a view from its JSON.
@@ -34,6 +39,7 @@ import logging
 import os
 import queue
 import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -59,6 +65,13 @@ DEFAULT_START_TIMEOUT: Final = 30.0
 MAX_LINE_BYTES: Final = 1 << 20
 """A longer line from a program is nonsense (and is not kept in memory)."""
 STDERR_LINES_KEPT: Final = 40
+"""The last lines of a program's stderr that are kept…"""
+STDERR_FIRST_LINES_KEPT: Final = 20
+"""…and the first ones (Node, Python and others print the error before the stack trace)."""
+STDERR_LINES_SHOWN: Final = 10
+"""How many of the first and of the last lines a report shows."""
+MESSAGE_TYPES: Final = frozenset({"ready", "action", "log"})
+"""The message types a bot may send; any other is ignored with a warning."""
 
 log = logging.getLogger("ohhell.bots.external")
 
@@ -119,6 +132,11 @@ class BotProcess:
                              % {"command": command, "error": error}) from error
         self.lines: queue.Queue[object] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
+        """The last lines of the program's stderr."""
+        self.stderr_head: list[str] = []
+        """The first lines of the program's stderr."""
+        self.stderr_count = 0
+        """How many lines the program wrote to stderr in all."""
         self._write_lock = threading.Lock()
         threading.Thread(target=self._read_stdout, name=f"bot-stdout {argv[0]}", daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, name=f"bot-stderr {argv[0]}", daemon=True)
@@ -148,7 +166,10 @@ class BotProcess:
         try:
             for raw in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
                 text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if len(self.stderr_head) < STDERR_FIRST_LINES_KEPT:
+                    self.stderr_head.append(text)
                 self.stderr.append(text)
+                self.stderr_count += 1
                 log.debug("bot %s stderr: %s", self.command, text)
         except (OSError, ValueError):
             pass
@@ -214,10 +235,28 @@ class BotProcess:
             if not isinstance(message, dict):
                 raise BotFailure("nonsense", _("the bot wrote %(line)s, which is not a JSON object")
                                  % {"line": _shorten(text)})
-            if message.get("type") == "log":
+            kind = message.get("type")
+            if kind == "log":
                 log.info("bot %s says: %s", self.command, _shorten(str(message.get("message", ""))))
                 continue
+            if kind not in MESSAGE_TYPES:
+                log.warning("bot %s sent a message of unknown type %s; ignored", self.command,
+                            _shorten(json.dumps(kind)))
+                continue
             return message
+
+    def error_output(self) -> tuple[str, ...]:
+        """The program's stderr as kept: its first lines, then (with a line saying how many were
+        left out between them) its last lines."""
+        head = self.stderr_head
+        tail = list(self.stderr)
+        if self.stderr_count <= len(head):
+            return tuple(head)
+        overlap = len(head) + len(tail) - self.stderr_count  # lines in both when few were written
+        if overlap >= 0:
+            return tuple(head + tail[overlap:])
+        skipped = self.stderr_count - len(head) - len(tail)
+        return (*head, f"[… {skipped} lines …]", *tail)
 
     def close(self, grace: float = 1.0) -> None:
         """Close stdin, give the program ``grace`` seconds to exit, then stop it."""
@@ -255,6 +294,49 @@ class BotProcess:
         return self.process.poll() is None
 
 
+def check_command(command: str) -> None:
+    """Raise ``ValueError`` with a clear message unless ``command`` (with or without the
+    ``cmd:`` prefix) names a program that exists and can be run: an executable on the ``PATH``
+    or a path to an executable file. Hosts call it when they start, so that a typo is refused
+    at once instead of when the first game starts.
+
+    >>> check_command("cmd:" + sys.executable + " bot.py")
+    >>> check_command("cmd:./no-such-bot --level 3")
+    Traceback (most recent call last):
+    ...
+    ValueError: the bot program ./no-such-bot does not exist
+    """
+    text = command[len("cmd:"):] if command.startswith("cmd:") else command
+    try:
+        argv = shlex.split(text, posix=os.name != "nt")
+    except ValueError as error:
+        raise ValueError(_("the bot command %(command)r cannot be read: %(error)s")
+                         % {"command": text, "error": error}) from error
+    if not argv:
+        raise ValueError(_("the bot command is empty"))
+    program = argv[0]
+    if os.sep in program or (os.altsep is not None and os.altsep in program):
+        if not os.path.exists(program):
+            raise ValueError(_("the bot program %(program)s does not exist") % {"program": program})
+        if os.path.isdir(program) or not os.access(program, os.X_OK):
+            raise ValueError(_("the bot program %(program)s is not an executable file (chmod +x, or start it "
+                               "with its interpreter: python3 %(program)s)") % {"program": program})
+    elif shutil.which(program) is None:
+        raise ValueError(_("the bot program %(program)s is not on the PATH") % {"program": program})
+
+
+def external_bot_options(spec: str, timeout: float | None = None) -> dict[str, Any]:
+    """The options a host passes to ``make_bot(spec, …)``: ``timeout`` for an external bot
+    (``cmd:…``) when the host sets one; nothing for a built-in bot, which takes no timeout.
+
+    >>> external_bot_options("cmd:./bot", timeout=3.0), external_bot_options("basic", timeout=3.0)
+    ({'timeout': 3.0}, {})
+    """
+    if spec.startswith("cmd:") and timeout is not None:
+        return {"timeout": float(timeout)}
+    return {}
+
+
 def _shorten(text: str, limit: int = 200) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
@@ -272,14 +354,18 @@ class ExternalBot(Bot):
     ``timeout`` is the seconds per decision (default: the budget's seconds plus one, else
     :data:`DEFAULT_TIMEOUT`); ``start_timeout`` the seconds to start and greet;
     ``fallback`` the bot spec that takes over after a failure. ``incidents`` lists every
-    failure; ``failed`` says whether the fallback plays the current game.
+    failure; ``failed`` says whether the fallback plays the current game, and
+    ``on_fallback`` (when set) is called with the :class:`Incident` each time the fallback
+    takes over — a host tells its players that the seat's bot was replaced (call it from
+    any thread: it runs in the thread that asked the bot).
     """
 
     name = "external"
 
     def __init__(self, command: str, seed: int | None = None, budget: Budget | None = None,
                  timeout: float | None = None, start_timeout: float = DEFAULT_START_TIMEOUT,
-                 fallback: str | None = None, cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+                 fallback: str | None = None, cwd: str | None = None, env: dict[str, str] | None = None,
+                 on_fallback: Callable[[Incident], None] | None = None) -> None:
         super().__init__(seed=seed, budget=budget)
         self.command = command.strip()
         if timeout is None:
@@ -291,6 +377,7 @@ class ExternalBot(Bot):
         self.env = env
         self.incidents: list[Incident] = []
         self.failed = False
+        self.on_fallback = on_fallback
         self.bot_name: str | None = None
         self.wants_bid_changes = False
         self._process: BotProcess | None = None
@@ -424,7 +511,7 @@ class ExternalBot(Bot):
                         raise BotFailure("timeout", _("the bot did not answer within %(seconds)g seconds")
                                          % {"seconds": self.timeout}) from None
                     raise
-                if reply.get("type") != "action":
+                if reply.get("type") != "action":  # "ready": the only other type a bot sends
                     raise BotFailure("protocol", _("the bot sent %(reply)s while an action was expected")
                                      % {"reply": _shorten(json.dumps(reply))})
                 if reply.get("id") != request:
@@ -470,8 +557,8 @@ class ExternalBot(Bot):
     def _fail(self, failure: BotFailure, view: SeatView, request: int | None = None) -> None:
         stderr: tuple[str, ...] = ()
         if self._process is not None:
-            stderr = tuple(self._process.stderr)
-            self._process.kill()
+            self._process.kill()  # first: the reader takes in the last lines of the error output
+            stderr = self._process.error_output()
         self._process = None
         self.failed = True
         message = _("external bot %(command)s (seat %(seat)s, hand %(hand)d): %(problem)s; the %(fallback)s bot "
@@ -479,10 +566,23 @@ class ExternalBot(Bot):
             "command": self.command, "seat": view.seat, "hand": view.hand_index + 1,
             "problem": failure.message or failure.kind, "fallback": self.fallback_spec}
         if stderr and failure.kind in ("crash", "start", "nonsense"):
-            message += "\n" + _("its last error output:") + "\n  " + "\n  ".join(stderr[-10:])
+            message += "\n" + _("its error output:") + "\n  " + "\n  ".join(_shown_lines(stderr))
         incident = Incident(failure.kind, message, view.seat, view.hand_index, request, stderr)
         self.incidents.append(incident)
         log.warning("%s", message)
+        if self.on_fallback is not None:
+            try:
+                self.on_fallback(incident)
+            except Exception:  # a host's listener must not break the game
+                log.exception("the fallback listener of %s failed", self.command)
+
+
+def _shown_lines(lines: tuple[str, ...]) -> list[str]:
+    """The first and the last :data:`STDERR_LINES_SHOWN` lines of an error output."""
+    limit = 2 * STDERR_LINES_SHOWN
+    if len(lines) <= limit:
+        return list(lines)
+    return [*lines[:STDERR_LINES_SHOWN], "[…]", *lines[-STDERR_LINES_SHOWN:]]
 
 
 # -- one of our bots behind the protocol ----------------------------------------------------------

@@ -34,9 +34,19 @@ segment            shape        meaning
 ``played``         n × C        the cards each seat played to finished tricks of this hand
 ``joker_high``     2            the first joker was declared high / low (high-low jokers)
 ``totals``         n            each total, scaled into [-1, 1] by the game's score bounds
-``play_sequence``  (n·H) × C    information-state tensors only: every card of the hand in
-                                the order played (H = the largest hand)
+``history``        G × K        with ``perfect_recall`` only: one block per hand of the game
+                                (G = the most hands it can last), see below
 =================  ===========  ==========================================================
+
+**What the default leaves out.** The default observation is the *situation*: it holds
+every card each seat played this hand, but not in which trick, in what order, who led or
+who won each trick (only how many tricks each seat took), and of earlier hands only the
+totals. A perfect-recall observation (``perfect_recall=True``, in every environment) adds
+``history``: for every hand so far (the current one included, finished hands in full), in
+this order, ``bids`` (n × B, one-hot, as visible), ``tricks`` (H × n × C: the card each seat
+played to trick t, H = the largest hand), ``leaders`` (H × n), ``winners`` (H × n), ``trump``
+(6) and ``turn_up`` (C). With it, the tensor determines everything the seat has seen in the
+game (its own earlier hands are the cards it played).
 
 >>> import random
 >>> from ohhell.integrations.core import Setup
@@ -51,6 +61,7 @@ segment            shape        meaning
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import numpy as np
@@ -70,8 +81,8 @@ _NO_TRUMP: Final = 5
 class ObservationEncoder:
     """Fixed-size tensors of a set-up's views (see the module docstring for the layout).
 
-    ``perfect_recall`` adds the ``play_sequence`` segment (OpenSpiel's information-state
-    tensor): with it, the tensor determines everything the seat saw in the current hand.
+    ``perfect_recall`` adds the ``history`` segment (OpenSpiel's information-state tensor):
+    with it, the tensor determines everything the seat saw in the game.
     """
 
     def __init__(self, setup: Setup, perfect_recall: bool = False) -> None:
@@ -98,8 +109,9 @@ class ObservationEncoder:
             segments.append(("joker_high", (2,)))
         segments.append(("totals", (n,)))
         self.perfect_recall = perfect_recall
+        self.history_block = n * bids + self.largest * n * CARD_IDS + 2 * self.largest * n + 6 + CARD_IDS
         if perfect_recall:
-            segments.append(("play_sequence", (n * self.largest, CARD_IDS)))
+            segments.append(("history", (self.hand_count, self.history_block)))
         self.segments = segments
         self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
         offset = 0
@@ -188,7 +200,47 @@ class ObservationEncoder:
         if self.high_low and view.joker_high is not None:
             out[at("joker_high") + (0 if view.joker_high else 1)] = 1.0
         if self.perfect_recall:
-            sequence = at("play_sequence")
-            for index, (_seat, card) in enumerate(view.played_cards()):
-                out[sequence + index * CARD_IDS + card] = 1.0
+            self._encode_history(view, out, at("history"), rel)
         return out
+
+    def _encode_history(self, view: SeatView, out: FloatArray, start: int, rel: Callable[[int], int]) -> None:
+        """One block per hand so far (see the module docstring)."""
+        n, largest = self.players, self.largest
+        bid_width = largest + 1
+        tricks_at = n * bid_width
+        leaders_at = tricks_at + largest * n * CARD_IDS
+        winners_at = leaders_at + largest * n
+        trump_at = winners_at + largest * n
+        turn_up_at = trump_at + 6
+        hands: list[tuple[int, tuple[int | None, ...], list[tuple[int, list[tuple[int, int]], int | None]],
+                          int | None, int | None]] = []
+        for summary in view.finished_hands:
+            tricks: list[tuple[int, list[tuple[int, int]], int | None]] = []
+            plays = list(summary.plays or ())
+            for index in range(0, len(plays), n):
+                cards = plays[index:index + n]
+                winner = summary.trick_winners[index // n] if index // n < len(summary.trick_winners) else None
+                tricks.append((cards[0][0], cards, winner))
+            hands.append((summary.index, summary.bids, tricks, summary.trump, summary.turn_up))
+        if view.dealt:
+            current: list[tuple[int, list[tuple[int, int]], int | None]] = [
+                (trick.leader, list(trick.cards), trick.winner) for trick in view.completed_tricks]
+            if view.current_trick:
+                current.append((view.current_trick[0][0], list(view.current_trick), None))
+            hands.append((view.hand_index, view.bids, current, view.trump, view.turn_up))
+        for index, bids, tricks, trump, turn_up in hands:
+            if index >= self.hand_count:
+                continue
+            base = start + index * self.history_block
+            for seat, bid in enumerate(bids):
+                if bid is not None and bid <= largest:
+                    out[base + rel(seat) * bid_width + bid] = 1.0
+            for number, (leader, cards, winner) in enumerate(tricks[:largest]):
+                for seat, card in cards:
+                    out[base + tricks_at + (number * n + rel(seat)) * CARD_IDS + card] = 1.0
+                out[base + leaders_at + number * n + rel(leader)] = 1.0
+                if winner is not None:
+                    out[base + winners_at + number * n + rel(winner)] = 1.0
+            out[base + trump_at + (trump if trump is not None else _NO_TRUMP)] = 1.0
+            if turn_up is not None:
+                out[base + turn_up_at + turn_up] = 1.0

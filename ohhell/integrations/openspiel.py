@@ -15,7 +15,10 @@ parameter      default      meaning
 =============  ===========  ==================================================================
 ``preset``     ``classic``  the preset (``ohhell rules`` lists them)
 ``players``    4            3 to 7 (as the preset allows)
-``knobs``      ``""``       more rule knobs as a JSON object, e.g. ``{"must_trump": true}``
+``knobs``      ``""``       more rule knobs as a JSON object, e.g. ``{"must_trump": true}``;
+                            in a game string write ``;`` for JSON's commas
+                            (``knobs={"hook":false;"must_trump":true}``), since OpenSpiel
+                            splits parameters at commas
 ``mode``       ``game``     ``game`` (the whole schedule) or ``hand`` (one hand alone)
 ``hand``       0            in ``hand`` mode, which hand of the schedule (0-based)
 ``dealer``     -1           the first dealer; -1: a chance node draws it uniformly
@@ -143,14 +146,48 @@ class _Engine:
         return _Engine(self.state.clone())
 
 
-def _setup_from_params(params: dict[str, Any]) -> tuple[Setup, str]:
-    knobs_text = str(params.get("knobs", "") or "")
+def encode_knobs(knobs: dict[str, Any]) -> str:
+    """Rule knobs as the ``knobs`` parameter of a game string: JSON with ``;`` where JSON has
+    commas (OpenSpiel splits a game string's parameters at every comma, so a comma may not
+    appear in a value), keys sorted.
+
+    >>> encode_knobs({"must_trump": True, "hook": False, "hands": [[1, "turn-up"], [3, "none"]]})
+    '{"hands":[[1;"turn-up"];[3;"none"]];"hook":false;"must_trump":true}'
+    """
+    return json.dumps(knobs, separators=(";", ":"), sort_keys=True, ensure_ascii=True) if knobs else ""
+
+
+def decode_knobs(text: str) -> dict[str, Any]:
+    """The knobs of a ``knobs`` parameter: JSON whose separators are commas or ``;``.
+
+    >>> decode_knobs('{"hook":false;"must_trump":true}') == decode_knobs('{"hook": false, "must_trump": true}')
+    True
+    """
+    if not text.strip():
+        return {}
+    # Outside string literals, ';' stands for ','; knob values never contain either in a string.
+    chars, in_string, escaped = [], False, False
+    for char in text:
+        if in_string:
+            if char == '"' and not escaped:
+                in_string = False
+            escaped = char == "\\" and not escaped
+        elif char == '"':
+            in_string = True
+        elif char == ";":
+            char = ","
+        chars.append(char)
     try:
-        knobs = json.loads(knobs_text) if knobs_text.strip() else {}
+        knobs = json.loads("".join(chars))
     except json.JSONDecodeError as error:
-        raise ValueError(f"knobs must be a JSON object of rule knobs, not {knobs_text!r}: {error}") from error
+        raise ValueError(f"knobs must be a JSON object of rule knobs, not {text!r}: {error}") from error
     if not isinstance(knobs, dict):
-        raise ValueError(f"knobs must be a JSON object of rule knobs, not {knobs_text!r}")
+        raise ValueError(f"knobs must be a JSON object of rule knobs, not {text!r}")
+    return knobs
+
+
+def _setup_from_params(params: dict[str, Any]) -> tuple[Setup, str]:
+    knobs = decode_knobs(str(params.get("knobs", "") or ""))
     mode = str(params.get("mode", "game"))
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -186,6 +223,8 @@ class OhHellGame(pyspiel.Game):  # type: ignore[misc]
         merged = dict(_DEFAULT_PARAMS)
         merged.update(params or {})
         setup, utility = _setup_from_params(merged)
+        # One spelling, free of commas, so that str(game) loads the same game again.
+        merged["knobs"] = encode_knobs(decode_knobs(str(merged.get("knobs", "") or "")))
         self.shared = _Shared(setup, utility)
         low, high = score_bounds(setup) if utility == "score" else (-1, 1)
         info = pyspiel.GameInfo(
@@ -489,9 +528,9 @@ def load(preset: str = "classic", players: int = 4, **params: Any) -> OhHellGame
     """
     knobs = params.pop("knobs", None)
     if isinstance(knobs, dict):
-        params["knobs"] = json.dumps(knobs)
+        params["knobs"] = encode_knobs(knobs)
     elif knobs is not None:
-        params["knobs"] = str(knobs)
+        params["knobs"] = encode_knobs(decode_knobs(str(knobs)))
     game: OhHellGame = pyspiel.load_game(GAME_NAME, {"preset": preset, "players": players, **params})
     return game
 

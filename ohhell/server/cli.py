@@ -11,6 +11,7 @@ import logging
 
 import click
 
+from ohhell.bots.external import check_command
 from ohhell.i18n import N_, _
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
 from ohhell.server.security import origins
@@ -23,6 +24,10 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
         name = name.strip()
         if not name or not spec.startswith("cmd:") or not name.replace("-", "").replace("_", "").isalnum():
             raise click.BadParameter(_("expected NAME=cmd:PROGRAM, not %(value)r") % {"value": value})
+        try:
+            check_command(spec)  # a missing program is refused now, not when a game starts
+        except ValueError as error:
+            raise click.BadParameter(f"{name}: {error}") from error
         commands[name] = spec
     return commands
 
@@ -57,6 +62,9 @@ def _is_origin(value: str) -> bool:
                       "survives the server's death (kill -9 too) but not the machine's."))
 @click.option("--bot-command", "bot_commands", multiple=True, callback=_bot_command, metavar="NAME=cmd:PROGRAM",
               help=N_("Offer an external bot as a level called NAME (only the operator can add these)."))
+@click.option("--bot-timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help=N_("Seconds an external bot (--bot-command) may think per decision before the fallback bot "
+                      "plays for it (default: 10)."))
 @click.option("--bot-delay", type=float, default=ServerConfig.bot_delay, show_default=True,
               help=N_("Seconds a bot seems to think before it acts."))
 @click.option("--trick-pause", type=float, default=ServerConfig.trick_pause, show_default=True,
@@ -79,9 +87,9 @@ def _is_origin(value: str) -> bool:
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
               show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: str, bot_commands: dict[str, str],
-          bot_delay: float, trick_pause: float, hand_pause: float, fair_window: float, leave_grace: float,
-          max_new_tables: int,
-          allowed_origins: tuple[str, ...], forwarded_allow_ips: str, log_level: str) -> None:
+          bot_timeout: float | None, bot_delay: float, trick_pause: float, hand_pause: float, fair_window: float,
+          leave_grace: float, max_new_tables: int, allowed_origins: tuple[str, ...], forwarded_allow_ips: str,
+          log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
@@ -99,8 +107,8 @@ def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: 
             click.echo(_("Note: several processes on SQLite work on one machine only; use PostgreSQL for more."),
                        err=True)
     config = ServerConfig(database=database, broker=broker, sqlite_sync=sqlite_sync, bot_commands=bot_commands,
-                          bot_delay=bot_delay, trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
-                          fair_window=fair_window,
+                          bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause, hand_pause=hand_pause,
+                          leave_grace=leave_grace, fair_window=fair_window,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
                           max_tables_per_minute=max_new_tables, allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -70,6 +70,8 @@ class ServerConfig:
     # -- bots -------------------------------------------------------------------------------
     bot_commands: dict[str, str] = field(default_factory=dict)
     """Extra bot levels the operator registered: name -> ``cmd:PROGRAM`` (never from the web)."""
+    bot_timeout: float | None = None
+    """Seconds an external bot may think per decision (default: its own, 10)."""
     hint_level: str | None = None
     """The bot that answers the hint button (default: the strongest installed)."""
     stand_in_level: str | None = None

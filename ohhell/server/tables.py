@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 from ohhell.actions import Action, action_from_json, action_to_json
 from ohhell.bots import Bot, bot_names, make_bot, strongest_bot
 from ohhell.bots.base import forward_actions
+from ohhell.bots.external import external_bot_options
 from ohhell.errors import IllegalActionError, OhHellError
 from ohhell.explain import describe_rules
 from ohhell.fairness import FairnessError, FairTable
@@ -270,6 +271,9 @@ class Seat:
     last_message_id: Any = None
     timeouts: int = 0
     """Turns in a row this person let the timer run out (see :data:`TIMEOUTS_BEFORE_AWAY`)."""
+    fallback: bool = False
+    """This seat's bot (an operator's external program) failed in this game, and a built-in
+    bot plays in its place (:attr:`ohhell.bots.external.ExternalBot.on_fallback`)."""
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.kind, self.bot_level, self.name, self.token_hash)
@@ -278,11 +282,6 @@ class Seat:
     def automated(self) -> bool:
         """Whether a bot acts for this seat now."""
         return self.kind == BOT or (self.kind == HUMAN and self.away)
-
-    @property
-    def fallback(self) -> bool:
-        """Whether this seat's bot failed and a built-in bot plays in its place."""
-        return bool(getattr(self.bot, "fell_back", False))
 
     def public(self, online: bool) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot_level if self.kind == BOT else None,
@@ -1126,7 +1125,18 @@ class LiveTable(TableRoom):
                 place.bot.close()
             place.bot = self.manager.new_bot(level)
             place.bot._ohhell_level = level  # type: ignore[attr-defined]
+            if hasattr(place.bot, "on_fallback"):  # an external program: say so when it fails
+                loop = asyncio.get_running_loop()
+                place.bot.on_fallback = lambda _incident: loop.call_soon_threadsafe(self._fell_back, seat)
         return place.bot
+
+    def _fell_back(self, seat: int) -> None:
+        """The external bot of ``seat`` failed: a built-in bot plays on; everyone is told (the
+        seat's ``fallback`` in the table's information)."""
+        log.warning("table %s: the bot of seat %d failed; a built-in bot plays in its place", self.code, seat)
+        self.seats[seat].fallback = True
+        if not self.closed:
+            self.broadcast()
 
     def _release_bots(self) -> None:
         for seat in self.seats:
@@ -1174,7 +1184,8 @@ class TableManager:
         spec = self.config.bot_commands.get(level, level)
         if level not in self.levels:
             raise ValueError(f"bot level {level!r} is not offered by this server")
-        return make_bot(spec, seed=secrets.randbits(32))
+        options = external_bot_options(spec, timeout=self.config.bot_timeout)
+        return make_bot(spec, seed=secrets.randbits(32), **options)
 
     async def load(self) -> int:
         """Bring back every stored table that is not finished; returns how many. (With several

@@ -12,26 +12,39 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from ohhell.integrations.gymnasium import ENV_ID, OhHellEnv, default_opponent  # noqa: E402
+from ohhell.integrations.gymnasium import ENV_ID, IllegalActionWarning, OhHellEnv, default_opponent  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [
     {"preset": "classic", "players": 4},
     {"preset": "jokers", "players": 5, "mode": "hand", "hand": 2, "seat": None, "reward": "placement"},
     {"preset": "boerenbridge", "players": 4, "max_hands": 1, "opponents": "random"},
+    {"preset": "classic", "players": 3, "max_size": 2, "perfect_recall": True},
 ])
 def test_gymnasium_check_env(kwargs: dict) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes.*")
+        warnings.filterwarnings("ignore", category=IllegalActionWarning)  # check_env steps unmasked actions
         check_env(OhHellEnv(**kwargs), skip_render_check=True)
 
 
 def test_made_through_the_registry() -> None:
     game = gymnasium.make(ENV_ID, preset="classic", players=3, mode="hand", hand=9)
     observation, info = game.reset(seed=1)
-    assert observation["action_mask"].any() and info["seat"] == 0
+    assert observation["action_mask"].any() and 0 <= info["seat"] < 3
     game.close()
+
+
+def test_the_default_seat_is_drawn_at_every_reset() -> None:
+    game = OhHellEnv(preset="classic", players=4, mode="hand", hand=9)
+    seats = {game.reset(seed=seed)[1]["seat"] for seed in range(20)}
+    assert seats == {0, 1, 2, 3}
+    assert {OhHellEnv(players=4, seat=1).reset(seed=seed)[1]["seat"] for seed in range(5)} == {1}
+
+
+def test_metadata_has_a_frame_rate() -> None:
+    assert OhHellEnv.metadata["render_fps"] > 0
 
 
 def play(game: OhHellEnv, seed: int) -> tuple[float, dict]:
@@ -62,12 +75,16 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first == second
 
 
-def test_illegal_actions_are_replaced_or_refused() -> None:
-    game = OhHellEnv(players=4, max_size=3, illegal_penalty=5.0)
+def test_illegal_actions_are_replaced_with_a_warning_or_refused() -> None:
+    game = OhHellEnv(players=4, max_size=3, illegal_penalty=5.0)  # the default: replaced
     observation, _info = game.reset(seed=1)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
-    _observation, reward, _terminated, _truncated, info = game.step(illegal)
+    with pytest.warns(IllegalActionWarning, match="random legal action was played instead"):
+        _observation, reward, _terminated, _truncated, info = game.step(illegal)
     assert info["illegal_action"] and reward <= -5.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once per environment
+        game.step(int(np.flatnonzero(game.action_masks() == 0)[0]))
     strict = OhHellEnv(players=4, max_size=3, illegal_action="raise")
     observation, _info = strict.reset(seed=1)
     with pytest.raises(ValueError, match="may not"):
@@ -79,3 +96,26 @@ def test_wrong_arguments_are_refused() -> None:
         OhHellEnv(players=4, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         OhHellEnv(players=4, seat=4)
+
+
+def test_random_opponents_play_in_the_c_core() -> None:
+    fast = OhHellEnv(preset="classic", players=4, max_size=3, opponents="random", seat=None)
+    assert fast.backend == "fast"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes.*")
+        warnings.filterwarnings("ignore", category=IllegalActionWarning)
+        check_env(OhHellEnv(preset="classic", players=4, mode="hand", hand=4, opponents="random"),
+                  skip_render_check=True)
+    total, info = play(fast, seed=4)
+    state = fast.game_state
+    assert state.is_terminal() and total == info["totals"][info["seat"]] == state.totals[info["seat"]]
+    assert info["hand_scores"] == list(state.finished_hands[-1].scores)
+    assert play(fast, seed=4) == play(OhHellEnv(preset="classic", players=4, max_size=3, opponents="random"), seed=4)
+    strict = OhHellEnv(players=4, max_size=3, opponents="random", illegal_action="raise")
+    observation, _info = strict.reset(seed=1)
+    with pytest.raises(ValueError, match="may not"):
+        strict.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert OhHellEnv(players=4, opponents="random", backend="engine").backend == "engine"
+    with pytest.raises(ValueError, match="fast"):
+        OhHellEnv(players=4, opponents="basic", backend="fast")

@@ -116,3 +116,33 @@ def test_render_shows_public_information_only() -> None:
     text = game.render()
     assert "hand 1 of 19" in text and "totals: 0 0 0 0" in text
     assert "seat" not in text  # no hand is shown
+
+
+def test_render_at_the_end_shows_the_last_hand_and_the_winners() -> None:
+    game = env(mode="hand", hand=8, render_mode="ansi")
+    _totals, state = play_random(game, seed=1)
+    text = game.render()
+    last = state.finished_hands[-1]
+    assert text.startswith("hand 1 of 1 (finished): 2 cards")
+    assert "bids:   " + " ".join(str(bid) for bid in last.bids) in text
+    assert "tricks: " + " ".join(str(count) for count in last.tricks) in text
+    assert "scores: " + " ".join(str(score) for score in last.scores) in text
+    assert "winners: " + " ".join(str(seat) for seat in state.winners()) in text
+    assert raw_env.metadata["render_fps"] > 0
+
+
+@pytest.mark.parametrize("backend", ["fast", "engine"])
+def test_a_game_cut_short_is_truncated_on_both_backends(backend: str) -> None:
+    game = env(preset="classic", players=3, max_size=3, max_hands=2, backend=backend)
+    game.reset(seed=5)
+    rng = np.random.default_rng(5)
+    endings = set()
+    for _agent in game.agent_iter():
+        observation, _reward, terminated, truncated, _info = game.last()
+        if terminated or truncated:
+            endings.add((terminated, truncated))
+            game.step(None)
+        else:
+            game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert endings == {(False, True)}
+    assert len(game.unwrapped.game_state.finished_hands) == 2

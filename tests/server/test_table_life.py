@@ -247,3 +247,30 @@ def test_refusals_repeat_the_message_id(server: LiveServer) -> None:
         await watcher.close()
 
     run_async(scenario())
+
+
+def test_players_are_told_when_an_external_bot_is_replaced(tmp_path: Path) -> None:
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.stderr.write('Error: this bot always crashes\\n')\nsys.exit(3)\n")
+    import sys
+
+    live = start_server(f"sqlite:///{tmp_path / 'fallback.db'}", bot_commands={"crashy": f"cmd:{sys.executable} "
+                                                                                       f"{crash}"})
+    try:
+        async def scenario() -> None:
+            created = create_table(live.url, "Ann", players=3, seats=["crashy", "random"], knobs=ONE_HAND)
+            ann = await Client(live.ws_url, created["code"], created["token"]).connect()
+            # The program dies at its first decision: a built-in bot takes over, and the seat says so.
+            rng = __import__("random").Random(2)
+            while not ann.state.get("game_over"):
+                action = ann.my_move(rng)
+                if action is not None:
+                    await ann.act(action)
+                await asyncio.sleep(0.01)
+            assert ann.state["table"]["seats"][1]["fallback"]
+            assert not ann.state["table"]["seats"][2]["fallback"]
+            await ann.close()
+
+        run_async(scenario())
+    finally:
+        live.stop()

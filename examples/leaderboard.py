@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A leaderboard of the bots: ``random``, ``basic``, ``strong`` and a trained policy, rated
+from duplicate matches in the arena.
+
+Each pair of bots plays a duplicate match (``ohhell.arena.run_arena``) at a table of four, the
+two bots in alternate seats (A B A B), every deal played once per rotation so that each bot
+holds every seat's cards. A match gives the mean difference of their scores per hand with a
+95% confidence interval (deals are the unit of independence). The ratings are the least-squares
+fit of ``rating[A] − rating[B]`` to those differences, ``basic`` fixed at 0: points per hand
+above or below ``basic``.
+
+The game is the one the example policy learned (``examples/train_maskable_ppo.py``): one 5-card
+hand of the classic rules, 4 players. Without ``--policy`` the built-in levels alone are rated.
+
+    python examples/leaderboard.py --policy runs/ppo/policy.zip --deals 150 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ohhell.arena import run_arena
+from ohhell.bots import Bot, Budget, make_bot
+from ohhell.integrations.core import single_hand_rules
+from ohhell.rules import preset
+
+POLICY_PREFIX = "policy:"
+
+
+def make(spec: str, seed: int | None = None, budget: Budget | None = None, **options: Any) -> Bot:
+    """Built-in bots by name, a trained policy as ``policy:PATH``."""
+    if spec.startswith(POLICY_PREFIX):
+        from train_maskable_ppo import PolicyBot
+
+        return PolicyBot(spec[len(POLICY_PREFIX):], seed=seed)
+    return make_bot(spec, seed=seed, budget=budget)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--policy", default=None, help="a policy saved by train_maskable_ppo.py")
+    parser.add_argument("--deals", type=int, default=150)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache", default=None, help="a JSON file keeping each match's result between runs")
+    args = parser.parse_args()
+    cache: dict[str, list[float]] = {}
+    if args.cache and Path(args.cache).exists():
+        cache = json.loads(Path(args.cache).read_text(encoding="utf-8"))
+    rules = single_hand_rules(preset("classic", players=4), 5)
+    names = ["random", "basic", "strong"] + ([POLICY_PREFIX + args.policy] if args.policy else [])
+    short = {name: ("ppo (example)" if name.startswith(POLICY_PREFIX) else name) for name in names}
+    rows: list[tuple[int, int, float, float, float]] = []
+    print("| match (A vs B, seats A B A B) | deals | A − B per hand | 95% CI |")
+    print("|---|---|---|---|")
+    for a, b in itertools.combinations(names, 2):
+        started = time.perf_counter()
+        key = f"{a}|{b}|{args.deals}|{args.seed}"
+        differences = cache.get(key, [])
+        if not differences:
+            result = run_arena(rules, [a, b, a, b], args.deals, seed=args.seed, jobs=args.jobs, factory=make)
+            for deal in result.deal_results:
+                mine = [score for game in deal.games for seat in game if seat.spec == a for score in seat.hand_scores]
+                theirs = [score for game in deal.games for seat in game if seat.spec == b
+                          for score in seat.hand_scores]
+                differences.append(float(np.mean(mine) - np.mean(theirs)))
+            if args.cache:
+                cache[key] = differences
+                Path(args.cache).write_text(json.dumps(cache), encoding="utf-8")
+        mean = float(np.mean(differences))
+        half = 1.959963984540054 * float(np.std(differences, ddof=1)) / len(differences) ** 0.5
+        rows.append((names.index(a), names.index(b), mean, mean - half, mean + half))
+        print(f"| {short[a]} vs {short[b]} | {args.deals} | {mean:+.2f} | [{mean - half:+.2f}, {mean + half:+.2f}] "
+              f"| ({time.perf_counter() - started:.0f} s)", flush=True)
+    # Least squares: rating[a] - rating[b] = difference, basic = 0.
+    base = names.index("basic")
+    matrix = np.zeros((len(rows) + 1, len(names)))
+    target = np.zeros(len(rows) + 1)
+    for row, (a_index, b_index, mean, _low, _high) in enumerate(rows):
+        matrix[row, a_index], matrix[row, b_index], target[row] = 1.0, -1.0, mean
+    matrix[-1, base] = 1.0
+    ratings, *_rest = np.linalg.lstsq(matrix, target, rcond=None)
+    print()
+    print("| rank | bot | rating (points per hand above basic) |")
+    print("|---|---|---|")
+    for rank, index in enumerate(np.argsort(-ratings), start=1):
+        print(f"| {rank} | {short[names[index]]} | {ratings[index]:+.2f} |")
+
+
+if __name__ == "__main__":
+    main()
