@@ -126,6 +126,9 @@ class SeatView:
     """Whether this seat cannot see its own cards (Devil's Bridge, last hand)."""
     scoresheet: bool = False
     names: tuple[str, ...] = field(default=())
+    closing_trick: CompletedTrick | None = None
+    """Between two hands (until the next deal): the last trick of the hand just finished, so a
+    table can still show it and gather it to its winner. Public: every card of it was played."""
 
     @property
     def players(self) -> int:
@@ -200,6 +203,9 @@ class SeatView:
             "game_over": self.game_over,
             "winners": list(self.winners),
             "scoresheet": self.scoresheet,
+            "closing_trick": None if self.closing_trick is None else {
+                "leader": self.closing_trick.leader, "cards": trick(self.closing_trick.cards),
+                "winner": self.closing_trick.winner},
         }
 
 
@@ -292,6 +298,7 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
     n = state.num_players
     phase = state.phase
     dealt = phase not in CHANCE_PHASES and phase != Phase.GAME_OVER and not state.scoresheet
+    finished = tuple(summarize_hand(result, n) for result in state.finished_hands)
     in_play = phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
     completed = tuple(
         CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
@@ -320,7 +327,8 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         "turn": state.turn,
         "actors": tuple(state.actors()),
         "totals": tuple(state.totals),
-        "finished_hands": tuple(summarize_hand(result, n) for result in state.finished_hands),
+        "finished_hands": finished,
+        "closing_trick": _closing_trick(finished, n) if not dealt else None,
         "game_over": state.is_terminal(),
         "winners": tuple(state.winners()),
         "scoresheet": state.scoresheet,
@@ -328,7 +336,19 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         "_changer": state.bid_changer() if in_play else None,
         "_forbidden": state.forbidden_bid(),
         "_blind": dealt and state.is_blind_hand,
+        "_secret": state.rules.bidding == "simultaneous",
     }
+
+
+def _closing_trick(finished: tuple[HandSummary, ...], players: int) -> CompletedTrick | None:
+    """The last trick of the newest finished hand, if it was played with cards."""
+    if not finished:
+        return None
+    hand = finished[-1]
+    if not hand.plays or not hand.trick_winners or len(hand.plays) < players:
+        return None
+    cards = hand.plays[-players:]
+    return CompletedTrick(cards[0][0], cards, hand.trick_winners[-1])
 
 
 _SORTED_HANDS: dict[int, tuple[Card, ...]] = {}
@@ -377,7 +397,9 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: d
         bids=bids,
         has_bid=has_bid,
         legal_actions=legal,
-        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer else None,
+        # The hook's forbidden bid follows from the bids before the dealer's: open bids make it
+        # everyone's to know; secret (simultaneous) bids keep it the dealer's.
+        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer or not public["_secret"] else None,
         can_change_bid=seat is not None and public["_changer"] == seat,
         blind=blind and seat is not None,
     )
@@ -451,6 +473,9 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             totals=tuple(data["totals"]), finished_hands=summaries, game_over=bool(data["game_over"]),
             winners=tuple(data["winners"]), blind=bool(data.get("blind", False)),
             scoresheet=bool(data.get("scoresheet", False)),
+            closing_trick=None if not data.get("closing_trick") else CompletedTrick(
+                int(data["closing_trick"]["leader"]), _trick(data["closing_trick"]["cards"]),
+                int(data["closing_trick"]["winner"])),
         )
     except (KeyError, TypeError, AttributeError, InvalidCardError, OhHellError) as error:
         raise ValueError(f"not a seat view: {error!r}") from error

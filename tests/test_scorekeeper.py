@@ -30,7 +30,8 @@ def play_hand(sheet: ScoreSheet, bids: dict[int, int], tricks: list[int]) -> Non
 
 
 def test_the_worked_example_of_the_rules() -> None:
-    # The classic rules (docs/rules.md, section 1): bids 1, 2, 0; the dealer may not bid 2 and bids 1; tricks 1, 3, 0, 1.
+    # The classic rules (docs/rules.md, section 1): bids 1, 2, 0; the dealer may not bid 2 and
+    # bids 1; tricks 1, 3, 0, 1.
     sheet = sheet_of(max_size=5, first_dealer=3)
     assert (sheet.dealer, sheet.hand_size, sheet.bid_order) == (3, 5, (0, 1, 2, 3))
     for seat, bid in ((0, 1), (1, 2), (2, 0)):

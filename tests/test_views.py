@@ -125,3 +125,40 @@ def test_the_first_leader_follows_the_rules() -> None:
     assert seat_view(state, 0).first_leader == 0  # left of the dealer
     rules = one_hand_rules(2, players=3, first_lead="dealer")
     assert seat_view(dealt(rules, ["AS 2D", "QS 3D", "TD 9S"], turn_up="3H", dealer=2), 0).first_leader == 2
+
+
+def test_the_closing_trick_stays_in_view_until_the_next_deal() -> None:
+    import random as _random
+
+    from ohhell.rules import preset as _preset
+
+    state = Game(_preset("classic", players=3, schedule="explicit", hands=((2, "turn-up"), (2, "turn-up")))) \
+        .new_initial_state()
+    rng = _random.Random(3)
+    while not state.finished_hands:
+        assert seat_view(state, 0).closing_trick is None  # no hand finished yet
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    last = state.finished_hands[0]
+    for viewer in (0, 1, None):
+        trick = seat_view(state, viewer).closing_trick
+        assert trick is not None and trick.winner == last.trick_winners[-1] and len(trick.cards) == 3
+    while state.is_chance_node():  # the next deal: the closing trick is gone
+        state.apply(state.sample_chance(rng))
+    assert seat_view(state, 0).closing_trick is None
+
+
+def test_the_hooks_forbidden_bid_is_everyones_to_see() -> None:
+    """The hook follows from the open bids before the dealer's (simultaneous bidding has no
+    hook), so every seat is told it, to explain it."""
+    state = Game(preset("classic", players=3)).new_initial_state(first_dealer=0)
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply(state.sample_chance(rng))
+    while state.forbidden_bid() is None:
+        state.apply(state.legal_actions(state.turn)[0])
+    assert state.turn == state.dealer
+    for viewer in (0, 1, 2, None):
+        assert seat_view(state, viewer).forbidden_bid == state.forbidden_bid()

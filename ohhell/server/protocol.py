@@ -268,6 +268,10 @@ def _completed(tricks: tuple[CompletedTrick, ...]) -> list[dict[str, Any]]:
     return [{"leader": t.leader, "cards": _trick(t.cards), "winner": t.winner} for t in tricks]
 
 
+def _one_trick(trick: CompletedTrick | None) -> dict[str, Any] | None:
+    return None if trick is None else {"leader": trick.leader, "cards": _trick(trick.cards), "winner": trick.winner}
+
+
 def _visible(hands: dict[int, tuple[int, ...]]) -> dict[str, list[str]]:
     return {str(seat): _cards(cards) for seat, cards in hands.items()}
 
@@ -285,6 +289,7 @@ STATE_FIELDS: Final = (
     "trump", "turn_up", "hand", "blind", "visible_hands", "hand_counts", "bid_order", "bids", "has_bid",
     "bidding_complete", "tricks_won", "completed_tricks", "current_trick", "trick_suit", "joker_high", "turn",
     "actors", "legal_actions", "forbidden_bid", "can_change_bid", "totals", "finished_hands", "game_over", "winners",
+    "closing_trick",
 )
 """The fields of a ``state`` message about the game, in order: those of :meth:`SeatView.to_json`
 but the rules (``welcome`` carries them once) and ``scoresheet``, with finished hands without
@@ -293,7 +298,7 @@ their cards (the ``history`` message has those)."""
 _CONVERT: Final[dict[str, Callable[[Any], Any]]] = {
     "phase": _PHASES.__getitem__, "draws": _trick, "trump": _suit, "turn_up": _turn_up, "hand": _cards,
     "visible_hands": _visible, "completed_tricks": _completed, "current_trick": _trick, "trick_suit": _suit,
-    "legal_actions": _legal,
+    "legal_actions": _legal, "closing_trick": _one_trick,
 }
 """How a view's value becomes JSON, for the fields that need it; the others are numbers, booleans,
 ``None`` or tuples of those, which the encoder writes as they are."""
@@ -303,6 +308,7 @@ _CONVERTERS: Final = tuple(_CONVERT.get(name) for name in STATE_FIELDS)
 
 _OWN: Final = ("seat", "hand", "blind", "visible_hands", "bids", "has_bid", "legal_actions", "forbidden_bid",
                "can_change_bid")
+# closing_trick is public: one object shared by every view of a telling, compared with the common fields.
 """The fields that differ from seat to seat; the others are usually the very same objects in
 every view that :func:`~ohhell.views.seat_views` builds at once (which :class:`Broadcast` uses)."""
 _COMMON: Final = tuple(name for name in STATE_FIELDS if name not in (*_OWN, "completed_tricks", "finished_hands"))
