@@ -70,12 +70,18 @@ static inline int colour_of(int card) {
 }
 
 enum { FORCE = 0, HELP = 1 };
+#ifndef ORDER_EXTREMES
+#define ORDER_EXTREMES 2
+#endif
 
 typedef struct {
     int n, seat, mode, must_trump, high_low;
     u64 trump;
     long long nodes, limit;     /* limit <= 0: none */
     int aborted;
+    int tt_bits;                /* the part of the table in use (see find_entry) */
+    long long stores;           /* entries written since it last grew */
+    signed char killer[MAXT * MAXP + 1][2];   /* per card played so far: cards that ended a search */
 } Game;
 
 typedef struct {
@@ -86,6 +92,7 @@ typedef struct {
     int joker_high;     /* -1 undeclared, else the declaration of the first joker played */
     int first_joker;    /* -1, or the first joker played in the hand */
     int first_trick;    /* the hand's first trick is in progress */
+    int ply;            /* cards played since the root */
 } Pos;
 
 /* --------------------------------------------------------------- the rules */
@@ -151,6 +158,7 @@ static inline void apply_card(const Game *g, Pos *p, int card, int declare) {
         p->first_joker = card;
     }
     p->trick[p->count++] = card;
+    p->ply++;
     if (p->count == g->n) {
         int winner = trick_winner(g, p);
         if (winner == g->seat) p->mine++;
@@ -221,9 +229,9 @@ static void make_key(const Game *g, const Pos *p, int joker_state, Key *key) {
     key->w[3] = lengths | jokers << 16 | (u64)p->leader << 24 | (u64)joker_state << 28;
 }
 
-static Entry *find_entry(const Key *key, int depth, int *found) {
+static Entry *find_entry(Game *g, const Key *key, int *found) {
     u64 h = mix(key->w[0] ^ mix(key->w[1] ^ mix(key->w[2] ^ mix(key->w[3]))));
-    Entry *bucket = &table[(h & (TT_SIZE - 1)) & ~1u];
+    Entry *bucket = &table[(h & ((1u << g->tt_bits) - 1)) & ~1u];
     for (int i = 0; i < 2; i++) {
         Entry *e = &bucket[i];
         if (e->generation == generation && memcmp(&e->key, key, sizeof(Key)) == 0) { *found = 1; return e; }
@@ -400,20 +408,48 @@ static int moves_of(const Game *g, const Pos *p, int grow, int *cards, int *decl
  * bounds of A (the largest k with AT_LEAST true) and B (the smallest with AT_MOST true);
  * an exact count lies in [B, A]. */
 enum { AT_LEAST = 0, AT_MOST = 1, EXACT = 2 };
+#ifndef GROW_RULE
+#define GROW_RULE ((lo + hi) * g->n >= 2 * p->remaining)
+#endif
 
 static u32 search(Game *g, const Pos *p, int question, u32 arg);
 
-static int want_grow(const Pos *p, int question, u32 arg) {
+static int want_grow(const Game *g, const Pos *p, int question, u32 arg) {
     if (question == AT_LEAST) return 1;
     if (question == AT_MOST) return 0;
     int lo = __builtin_ctz(arg) - p->mine, hi = 31 - __builtin_clz(arg) - p->mine;
-    return lo + hi >= p->remaining;
+    return GROW_RULE;
 }
 
 /* Search the moves of the player to act: a mask (EXACT) or 0/1. */
+static void try_killers_first(const Game *g, const Pos *p, int k, int *cards, int *declares) {
+    int front = 0;
+    for (int slot = 0; slot < 2; slot++) {
+        int killer = g->killer[p->ply][slot];
+        if (killer < 0) continue;
+        for (int i = front; i < k; i++) {
+            if (cards[i] != killer) continue;
+            /* Move it (and a declaration twin right after it) to the front. */
+            int c = cards[i], d = declares[i];
+            for (int j = i; j > front; j--) { cards[j] = cards[j - 1]; declares[j] = declares[j - 1]; }
+            cards[front] = c; declares[front] = d;
+            front++;
+            break;
+        }
+    }
+}
+
+static inline void remember_killer(Game *g, const Pos *p, int card) {
+    if (g->killer[p->ply][0] != card) {
+        g->killer[p->ply][1] = g->killer[p->ply][0];
+        g->killer[p->ply][0] = (signed char)card;
+    }
+}
+
 static u32 search_moves(Game *g, const Pos *p, int question, u32 arg) {
     int cards[64], declares[64];
-    int k = moves_of(g, p, want_grow(p, question, arg), cards, declares);
+    int k = moves_of(g, p, want_grow(g, p, question, arg), cards, declares);
+    try_killers_first(g, p, k, cards, declares);
     int or_node = g->mode == HELP || p->turn == g->seat;
     if (question == EXACT) {
         u32 res = or_node ? 0 : arg;
@@ -422,10 +458,10 @@ static u32 search_moves(Game *g, const Pos *p, int question, u32 arg) {
             apply_card(g, &child, cards[i], declares[i]);
             if (or_node) {
                 res |= search(g, &child, EXACT, arg & ~res);
-                if (res == arg) break;
+                if (res == arg) { remember_killer(g, p, cards[i]); break; }
             } else {
                 res &= search(g, &child, EXACT, res);
-                if (!res) break;
+                if (!res) { remember_killer(g, p, cards[i]); break; }
             }
             if (g->aborted) return 0;
         }
@@ -436,8 +472,8 @@ static u32 search_moves(Game *g, const Pos *p, int question, u32 arg) {
         apply_card(g, &child, cards[i], declares[i]);
         u32 r = search(g, &child, question, arg);
         if (g->aborted) return 0;
-        if (or_node && r) return 1;
-        if (!or_node && !r) return 0;
+        if (or_node && r) { remember_killer(g, p, cards[i]); return 1; }
+        if (!or_node && !r) { remember_killer(g, p, cards[i]); return 0; }
     }
     return or_node ? 0 : 1;
 }
@@ -469,7 +505,7 @@ static u32 search(Game *g, const Pos *p, int question, u32 arg) {
     Key key;
     make_key(g, p, joker, &key);
     int found;
-    Entry *e = find_entry(&key, left, &found);
+    Entry *e = find_entry(g, &key, &found);
     Entry fresh;
     if (!found) {
         memset(&fresh, 0, sizeof fresh);
@@ -515,6 +551,7 @@ static u32 search(Game *g, const Pos *p, int question, u32 arg) {
     }
 store:
     if (found || e->generation != generation || e->depth <= left) {
+        if (!found) g->stores++;
         fresh.generation = generation;
         fresh.depth = (unsigned char)left;
         *e = fresh;
@@ -589,7 +626,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         return PyErr_Format(PyExc_ValueError, "bad joker state");
     Game g = {0};
     g.n = n; g.seat = seat; g.mode = mode; g.must_trump = must_trump; g.high_low = high_low;
-    g.trump = trump; g.limit = limit;
+    g.trump = trump; g.limit = limit; g.tt_bits = TT_BITS;
+    memset(g.killer, -1, sizeof g.killer);
     Pos p;
     memset(&p, 0, sizeof p);
     if (parse_masks(hands_obj, p.hands, MAXP, "hands") != n) {

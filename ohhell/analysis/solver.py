@@ -42,8 +42,8 @@ from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, Card, CardMask, car
 from ohhell.game import Phase
 
 if TYPE_CHECKING:
-    from ohhell.game import State
     from ohhell.analysis import _solver as native
+    from ohhell.game import State
 else:
     try:
         from ohhell.analysis import _solver as native
