@@ -5,9 +5,9 @@ points of the bot's best action minus those of the action taken (never below zer
 estimated from the seat's own view at that moment.
 
 Points mean different things under different scorings, so the cost is measured against the
-**stake** of the hand for that seat: what making its bid is worth over the best it can get by
-missing (:func:`stake`) — 10 + bid under the classic scoring, where a made bid scores 10 + bid
-and a missed one nothing. The **loss** is the cost as a percentage of the stake, at most 100:
+**stake** of the hand for that seat: what making its bid is worth over missing it by one trick
+(the better of one trick fewer and one more; :func:`stake`) — 10 + bid under the classic
+scoring, where a made bid scores 10 + bid and a missed one nothing. The **loss** is the cost as a percentage of the stake, at most 100:
 under the classic scoring it is exactly the chance of making the bid that the decision gave
 away, in percentage points.
 
@@ -60,13 +60,14 @@ THRESHOLDS: Final = {"slip": SLIP, "mistake": MISTAKE, "blunder": BLUNDER}
 
 
 def stake(rules: Rules, bid: int | None, size: int) -> float:
-    """What making ``bid`` in a hand of ``size`` cards is worth over the best miss (at least
-    1 point); a seat that does not bid: the spread of its possible scores."""
+    """What making ``bid`` in a hand of ``size`` cards is worth over missing it by one trick
+    (the better miss; at least 1 point); a seat that does not bid: the spread of its possible
+    scores."""
     scores = [hand_score(rules, bid, tricks, size) for tricks in range(size + 1)]
     if bid is None or not 0 <= bid <= size:
         return float(max(1, max(scores) - min(scores)))
-    missed = max(score for tricks, score in enumerate(scores) if tricks != bid) if size > 0 else 0
-    return float(max(1, scores[bid] - missed))
+    misses = [scores[tricks] for tricks in (bid - 1, bid + 1) if 0 <= tricks <= size]
+    return float(max(1, scores[bid] - max(misses))) if misses else 1.0
 
 
 def loss(cost: float, stake_points: float) -> float:
