@@ -7,9 +7,9 @@ estimated from the seat's own view at that moment.
 Points mean different things under different scorings, so the cost is measured against the
 **stake** of the hand for that seat: what making its bid is worth over missing it by one trick
 (the better of one trick fewer and one more; :func:`stake`) — 10 + bid under the classic
-scoring, where a made bid scores 10 + bid and a missed one nothing. The **loss** is the cost as a percentage of the stake, at most 100:
-under the classic scoring it is exactly the chance of making the bid that the decision gave
-away, in percentage points.
+scoring, where a made bid scores 10 + bid and a missed one nothing. The **loss** is the cost
+as a percentage of the stake, at most 100: under the classic scoring it is exactly the chance
+of making the bid that the decision gave away, in percentage points.
 
 Labels (lichess names the same three steps inaccuracy, mistake and blunder):
 

@@ -160,7 +160,8 @@ def test_other_trump_rules() -> None:
     low = solve_one_card(preset("classic", players=4, trump="turn-up-low-none"), turned="5D")
     assert not any(r.role == "trump" for r in low.rows)
     assert any(r.role == "turned-suit" for r in low.rows)
-    simultaneous = solve_one_card(preset("classic", players=4, bidding="simultaneous", hook=False, bid_changes=False), turned="7S")
+    secret = preset("classic", players=4, bidding="simultaneous", hook=False, bid_changes=False)
+    simultaneous = solve_one_card(secret, turned="7S")
     assert all(r.optimal == r.random for r in simultaneous.rows)
     dealer_leads = solve_one_card(preset("classic", players=3, first_lead="dealer"), turned="7S")
     assert dealer_leads.row(3, "plain", 12).win > dealer_leads.row(1, "plain", 12).win
