@@ -12,7 +12,7 @@ from typing import Final
 
 from ohhell.analysis.one_card import OneCardTable, Row, best_bid_text
 from ohhell.cards import parse_card
-from ohhell.i18n import N_, _, display_card, rank_letters
+from ohhell.i18n import N_, _, display_card, ngettext, rank_letters
 
 ROLE_NAMES: Final = {"trump": N_("trump"), "plain": N_("plain"), "turned-suit": N_("turned suit"),
                      "joker": N_("joker")}
@@ -42,6 +42,10 @@ def place_title(place: int, players: int, leads: bool) -> str:
     return text + (" · " + _("leads the trick") if leads else "")
 
 
+def players_text(players: int) -> str:
+    return ngettext("%(count)d player", "%(count)d players", players) % {"count": players}
+
+
 def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
@@ -52,8 +56,8 @@ def format_table(table: OneCardTable) -> str:
     and when the others bid at random."""
     rules = table.rules
     n = rules.players
-    lines = [_("The one-card hand, exactly: %(preset)s, %(players)d players.") % {"preset": rules.preset,
-                                                                                   "players": n}]
+    lines = [_("The one-card hand, exactly: %(preset)s, %(players)s.") % {"preset": rules.preset,
+                                                                           "players": players_text(n)}]
     if table.turned is None:
         lines.append(_("Averaged over the turned card (each player knows it)."))
     else:
@@ -131,7 +135,8 @@ def plot(table: OneCardTable, stem: Path, formats: Sequence[str] = ("png", "svg"
         axis.grid(alpha=0.3)
     axes[0][0].set_ylabel(_("chance of taking the trick"))
     axes[0][-1].legend(loc="upper left", fontsize="small")
-    figure.suptitle(_("One card each: %(preset)s, %(players)d players") % {"preset": table.rules.preset, "players": n})
+    figure.suptitle(_("One card each: %(preset)s, %(players)s") % {"preset": table.rules.preset,
+                                                                    "players": players_text(n)})
     figure.tight_layout()
     written = []
     for extension in formats:

@@ -94,10 +94,12 @@ def decision_text(decision: dict[str, Any], names: Sequence[str], size: int) -> 
     elif decision["taken_chance"] is not None and decision["best_chance"] is not None:
         if decision["kind"] == "declare":
             text = _("Hand %(hand)d, trick %(trick)d: %(name)s declared the joker %(action)s; the bot prefers "
-                     "%(best)s: %(best_chance)s instead of %(taken_chance)s to make the bid, %(cost)s points") % values
+                     "%(best)s: %(best_chance)s instead of %(taken_chance)s to make the bid, a cost of %(cost)s "
+                     "points") % values
         else:
             text = _("Hand %(hand)d, trick %(trick)d: %(name)s played %(action)s; the bot prefers %(best)s: "
-                     "%(best_chance)s instead of %(taken_chance)s to make the bid, %(cost)s points") % values
+                     "%(best_chance)s instead of %(taken_chance)s to make the bid, a cost of %(cost)s "
+                     "points") % values
     elif decision["kind"] == "declare":
         text = _("Hand %(hand)d, trick %(trick)d: %(name)s declared the joker %(action)s; the bot prefers "
                  "%(best)s, expecting %(better)s points instead of %(taken)s") % values
@@ -164,9 +166,10 @@ def format_analysis(result: dict[str, Any], names: Sequence[str] | None = None, 
     settings = result["settings"]
     thresholds = result["thresholds"]
     lines = [_("Analysis of the game"), ""]
+    simulations = ngettext("%(count)d simulation per card", "%(count)d simulations per card",
+                           settings["budget"]) % {"count": settings["budget"]}
     lines.append(_("Every decision was reviewed by the strong bot from the player's own view "
-                   "(%(budget)d simulations per card); the open hands were solved exactly.")
-                 % {"budget": settings["budget"]})
+                   "(%(simulations)s); the open hands were solved exactly.") % {"simulations": simulations})
     lines.append(_("The cost of a decision is the points it lost against the bot's choice; as a share of what "
                    "the bid was worth it is a small slip from %(slip)d%%, a mistake from %(mistake)d%%, a blunder "
                    "from %(blunder)d%%.") % {key: round(value) for key, value in thresholds.items()})
