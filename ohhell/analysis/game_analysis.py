@@ -37,7 +37,7 @@ from ohhell.record import state_from_record
 from ohhell.views import seat_view
 
 FORMAT: Final = "ohhell-analysis/1"
-DEFAULT_BUDGET: Final = 3000
+DEFAULT_BUDGET: Final = 10000
 """Strong-bot simulations per card decision by default."""
 MIN_BUDGET: Final = 100
 NODES_PER_BUDGET: Final = 1000

@@ -80,9 +80,10 @@ def format_table(table: OneCardTable) -> str:
                          best_bid_text(row.random.bid_one), _percent(float(row.random.made)),
                          f"{float(row.random.score):.2f}"])
         widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
-        group = "   " + _("best play").center(widths[2] + widths[3] + widths[4] + 4) + " | " + \
-            _("others random").center(widths[5] + widths[6] + widths[7] + 4)
-        lines.append(" " * (widths[0] + widths[1] + 4) + group.rstrip())
+        best_width = widths[2] + widths[3] + widths[4] + 4
+        other_width = widths[5] + widths[6] + widths[7] + 4
+        prefix = " " * (2 + widths[0] + 2 + widths[1])
+        lines.append(f"{prefix} | {_('best play'):^{best_width}} | {_('others random'):^{other_width}}".rstrip())
         for r in rows:
             left = f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}"
             best = "  ".join(f"{r[c]:>{widths[c]}}" for c in (2, 3, 4))
