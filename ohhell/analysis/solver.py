@@ -42,11 +42,11 @@ from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, Card, CardMask, car
 from ohhell.game import Phase
 
 if TYPE_CHECKING:
-    from ohhell.analysis import _solver as native
+    import ohhell.analysis._solver as native
     from ohhell.game import State
 else:
     try:
-        from ohhell.analysis import _solver as native
+        import ohhell.analysis._solver as native
     except ImportError:  # pragma: no cover - the extension is optional
         native = None
 
