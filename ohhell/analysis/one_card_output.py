@@ -83,7 +83,8 @@ def format_table(table: OneCardTable) -> str:
         best_width = widths[2] + widths[3] + widths[4] + 4
         other_width = widths[5] + widths[6] + widths[7] + 4
         prefix = " " * (2 + widths[0] + 2 + widths[1])
-        lines.append(f"{prefix} | {_('best play'):^{best_width}} | {_('others random'):^{other_width}}".rstrip())
+        best_label, other_label = _("best play"), _("others random")
+        lines.append(f"{prefix} | {best_label:^{best_width}} | {other_label:^{other_width}}".rstrip())
         for r in rows:
             left = f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}"
             best = "  ".join(f"{r[c]:>{widths[c]}}" for c in (2, 3, 4))
