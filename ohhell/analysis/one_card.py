@@ -321,7 +321,6 @@ class _Solver:
 
     def counts(self, place: int, card: Card, rows: list[CardMask], constrained: bool = True) -> tuple[int, int]:
         """(deals consistent with ``rows``, those in which ``card`` takes the trick)."""
-        self.constrained_rows = constrained
         held = [rows[o] for o in range(self.n) if o != place and constrained and self.is_constrained(place, o)]
         free = [rows[o] for o in range(self.n) if o != place and not (constrained and self.is_constrained(place, o))]
         everything = count_with_free(held, free)
@@ -329,7 +328,7 @@ class _Solver:
         if mine == 0:
             led = card // 13
             weaker = self.below(led, self.power[led][card], strictly=False)
-            wins = self._count_masked(place, rows, lambda _other: weaker)
+            wins = self._count_masked(place, rows, lambda _other: weaker, constrained)
             return everything, wins
         leader = self.s.leader_place
         # The leader's card, summed over: leads of one suit found in the same rows count
@@ -359,22 +358,24 @@ class _Solver:
                 return strictly if self.position(other) < mine else weakly
 
             removed = [mask & ~(1 << lead) for mask in rows]
-            wins += size * self._count_masked(place, removed, mask_for, skip=leader)
+            wins += size * self._count_masked(place, removed, mask_for, constrained, skip=leader)
         return everything, wins
 
-    def _count_masked(self, place: int, rows: list[CardMask], mask_for: Callable[[int], int],
+    def _count_masked(self, place: int, rows: list[CardMask], mask_for: Callable[[int], int], use_bids: bool,
                       skip: int | None = None) -> int:
-        constrained = []
-        free = []
+        """Deals in which every other place (but ``skip``) holds a card of its row within
+        ``mask_for`` it; with ``use_bids``, the earlier bidders' rows are constrained."""
+        held: list[CardMask] = []
+        free: list[CardMask] = []
         for other in range(self.n):
             if other in (place, skip):
                 continue
             mask = rows[other] & mask_for(other)
-            if self.constrained_rows and self.is_constrained(place, other):
-                constrained.append(mask)
+            if use_bids and self.is_constrained(place, other):
+                held.append(mask)
             else:
                 free.append(mask)
-        return count_with_free(constrained, free)
+        return count_with_free(held, free)
 
     def best_bid(self, allowed: Sequence[int], wins: int, total: int) -> int:
         def value(bid: int) -> Fraction:
