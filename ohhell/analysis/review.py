@@ -77,7 +77,7 @@ def _round(value: float | None) -> float | None:
 def action_text(action: Action) -> str:
     """An action as the JSON shows it: a bid's number, a card's name (``TH``), ``high``/``low``.
 
-    >>> action_text(Bid(0, 3)), action_text(Play(1, 22)), action_text(Declare(2, True))
+    >>> action_text(Bid(0, 3)), action_text(Play(1, 21)), action_text(Declare(2, True))
     ('3', 'TH', 'high')
     """
     if isinstance(action, Bid):
