@@ -41,7 +41,10 @@ DEFAULT_BUDGET: Final = 10000
 """Strong-bot simulations per card decision by default."""
 MIN_BUDGET: Final = 100
 NODES_PER_BUDGET: Final = 1000
-"""Open-hand search positions per query, per unit of budget."""
+"""Open-hand search positions per query, per unit of budget (C solver)."""
+PYTHON_NODES_PER_BUDGET: Final = 10
+"""The same for the pure-Python solver, about a hundred times slower: big hands stay unsettled
+rather than take hours."""
 COSTLIEST: Final = 10
 """How many of the costliest decisions the result lists."""
 
@@ -59,7 +62,7 @@ class Settings:
 
     @property
     def solver_limit(self) -> int:
-        return self.budget * NODES_PER_BUDGET
+        return self.budget * (NODES_PER_BUDGET if solver.NATIVE else PYTHON_NODES_PER_BUDGET)
 
 
 @dataclass

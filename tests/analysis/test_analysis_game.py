@@ -275,3 +275,21 @@ def test_command(tmp_path: Path) -> None:
     assert out.exit_code == 1 and json.loads(out.output)["error"]["kind"] == "bad-format"
     assert runner.invoke(main, ["analyze", str(tmp_path / "missing.json")]).exit_code == 2
     assert runner.invoke(main, ["analyze", str(path), "--budget", "5"]).exit_code == 2
+
+
+def test_without_the_c_solver_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ohhell.analysis import solver
+
+    record = short_game()
+    with_c = short_analysis()
+    monkeypatch.setattr(solver, "NATIVE", False)
+    in_python = analyze_record(record, budget=1000)
+    assert in_python["settings"]["solver"] == "python"
+    settled = 0
+    for c_hand, py_hand in zip(with_c["hands"], in_python["hands"], strict=True):
+        for c_facts, py_facts in zip(c_hand["open_hand"], py_hand["open_hand"], strict=True):
+            for key in ("sure", "with_help", "impossible", "verdict"):
+                if py_facts[key] is not None:
+                    assert py_facts[key] == c_facts[key]
+                    settled += 1
+    assert settled > 40
