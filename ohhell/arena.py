@@ -175,9 +175,12 @@ def _play_deal_task(args: tuple[dict[str, Any], tuple[str, ...], int, int, Budge
 
 
 def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
-              budget: Budget | None = None, progress: Callable[[DealResult], None] | None = None) -> ArenaResult:
+              budget: Budget | None = None, progress: Callable[[DealResult], None] | None = None,
+              ray: str | None = None) -> ArenaResult:
     """Play ``games`` deals, each in every rotation of ``specs`` through the seats, in ``jobs``
-    processes; ``progress`` is called after each deal. The result does not depend on ``jobs``."""
+    processes — or as Ray tasks (``ray``: ``"local"`` for a local Ray cluster of ``jobs``
+    workers, else a cluster's address; :mod:`ohhell.arena_ray`); ``progress`` is called after
+    each deal. The result depends on neither ``jobs`` nor ``ray``."""
     specs = tuple(specs)
     if len(specs) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} bots, not {len(specs)}")
@@ -185,7 +188,7 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
         raise ValueError("a match needs at least one game")
     started = time.perf_counter()
     results: list[DealResult] = []
-    for result in _deal_results(rules, specs, games, seed, jobs, budget):
+    for result in _deal_results(rules, specs, games, seed, jobs, budget, ray):
         results.append(result)
         if progress is not None:
             progress(result)
@@ -198,7 +201,13 @@ def run_arena(rules: Rules, specs: Sequence[str], games: int, seed: int = 0, job
 
 
 def _deal_results(rules: Rules, specs: tuple[str, ...], games: int, seed: int, jobs: int,
-                  budget: Budget | None) -> Iterator[DealResult]:
+                  budget: Budget | None, ray: str | None = None) -> Iterator[DealResult]:
+    if ray is not None:
+        from ohhell.arena_ray import ray_deal_results
+
+        tasks = [(rules.to_json(), specs, deal, seed, budget) for deal in range(games)]
+        yield from ray_deal_results(_play_deal_task, tasks, ray, jobs)
+        return
     if jobs <= 1:
         for deal in range(games):
             yield play_deal(rules, specs, deal, seed, budget)
@@ -296,7 +305,11 @@ def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help=N_("Deals to play; each is played once per rotation of the bots."))
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help=N_("Processes in parallel."))
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help=N_("Processes in parallel (with --ray: the local Ray cluster's workers)."))
+@click.option("--ray", "ray_address", default=None, is_flag=False, flag_value="local", metavar="[ADDRESS]",
+              help=N_("Play the deals as Ray tasks: on a local Ray cluster, or on the one at ADDRESS "
+                      "(pip install -e '.[cluster]'). The results are the same as with --jobs."))
 @click.option("--seed", type=int, default=0, show_default=True, help=N_("Seed of the deals and the bots."))
 @click.option("--budget-ms", type=click.FloatRange(min=0, min_open=True), default=None,
               help=N_("Thinking time per decision, in milliseconds (not reproducible across machines)."))
@@ -305,8 +318,8 @@ def _split_specs(bots: str | None, bot: tuple[str, ...]) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the result as one JSON object."))
 @click.option("--progress/--no-progress", default=None, help=N_("Show a progress bar (default: on a terminal)."))
 def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name: str, players: int | None,
-                  settings: tuple[str, ...], games: int, jobs: int, seed: int, budget_ms: float | None,
-                  iterations: int | None, as_json: bool, progress: bool | None) -> None:
+                  settings: tuple[str, ...], games: int, jobs: int, ray_address: str | None, seed: int,
+                  budget_ms: float | None, iterations: int | None, as_json: bool, progress: bool | None) -> None:
     """Duplicate matches between bots: every deal is played once per rotation of the bots
     through the seats, with the same cards. Reports each bot's mean score per hand and per
     game with 95% confidence intervals, the share of bids made and the wins (a shared win
@@ -337,14 +350,16 @@ def arena_command(bots_list: str | None, bot_specs: tuple[str, ...], preset_name
                           console=_stderr_console(), transient=True) as bar:
                 task = bar.add_task("arena", total=games)
                 result = run_arena(rules, specs, games, seed=seed, jobs=jobs, budget=budget,
-                                   progress=lambda _deal: bar.advance(task))
+                                   progress=lambda _deal: bar.advance(task), ray=ray_address)
         else:
-            result = run_arena(rules, specs, games, seed=seed, jobs=jobs, budget=budget)
+            result = run_arena(rules, specs, games, seed=seed, jobs=jobs, budget=budget, ray=ray_address)
     except BotError as error:
         click.echo(_("a bot broke the rules: %(error)s") % {"error": error}, err=True)
         sys.exit(1)
     except ValueError as error:
         raise click.UsageError(str(error)) from error
+    except RuntimeError as error:  # Ray is missing, or its cluster cannot be reached
+        raise click.ClickException(str(error)) from error
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -28,6 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "bot-stdio": "ohhell.bots.external:bot_stdio_command",
     "language": "ohhell.i18n_cli:language",
     "analyze": "ohhell.analysis.cli:analyze",
+    "verify": "ohhell.verify_cli:verify",
 }
 
 

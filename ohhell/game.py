@@ -313,8 +313,17 @@ class State:
         return forbidden if 0 <= forbidden <= self.hand_size else None
 
     def current_trick(self) -> list[tuple[int, Card]]:
-        """The cards of the trick in progress, as ``(seat, card)`` in the order played."""
-        start = len(self.plays) - len(self.plays) % self.num_players
+        """The cards of the trick in progress, as ``(seat, card)`` in the order played.
+
+        A trick whose last card is the first joker of a hand (high-low jokers) is still in
+        progress while that joker is declared: its winner depends on the declaration, so it
+        is here, whole, and not yet among :meth:`completed_tricks`.
+        """
+        count = len(self.plays)
+        n = self.num_players
+        start = count - count % n
+        if start == count and count and self.phase == Phase.DECLARING:
+            start -= n
         return list(zip(self.play_seats[start:], self.plays[start:], strict=True))
 
     def completed_tricks(self) -> list[tuple[int, list[tuple[int, Card]], int]]:

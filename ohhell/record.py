@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from ohhell.actions import Bid, Deal, Declare, Draw, Play, ReportTricks, Scoresheet, make_bid, make_play
@@ -50,6 +50,19 @@ def state_from_record(data: Any) -> State:
     """Replay a record into a :class:`~ohhell.game.State`; raise :class:`RecordError` if it
     breaks the format or a rule."""
     return _Replayer(data).run()
+
+
+def replay_hands(data: Any) -> Iterator[tuple[int, State]]:
+    """Replay a record hand by hand: yield ``(h, state)`` just before hand ``h`` is dealt, then
+    replay that hand when asked for the next one.
+
+    For ``h = 0`` the state is the game's very start: before the cut for the first deal when
+    the record has one (phase ``CUT_FOR_DEAL``), else before the first shuffle. The state is the
+    replay's own: look at it (or at a :meth:`~ohhell.game.State.clone`), do not change it. A
+    :class:`RecordError` is raised where :func:`state_from_record` would raise it, so the hands
+    before a broken one are seen first (``ohhell verify`` checks their deals).
+    """
+    return _Replayer(data).walk()
 
 
 def replay(data: Any) -> dict[str, Any]:
@@ -89,6 +102,9 @@ def _finished_json(result: HandResult) -> dict[str, Any]:
 class _Replayer:
     """Replays a record hand by hand, turning every problem into a :class:`RecordError`."""
 
+    state: State
+    """The game as replayed so far."""
+
     def __init__(self, data: Any) -> None:
         self.data = data
 
@@ -96,6 +112,11 @@ class _Replayer:
         return RecordError(kind, message, hand, index)
 
     def run(self) -> State:
+        for _hand, _state in self.walk():
+            pass
+        return self.state
+
+    def walk(self) -> Iterator[tuple[int, State]]:
         data = self.data
         if not isinstance(data, Mapping):
             raise self.fail("bad-format", _("a record must be a JSON object"))
@@ -124,15 +145,18 @@ class _Replayer:
         if not 0 <= first_dealer < n:
             raise self.fail("bad-dealer", _("the first dealer must be a seat from 0 to %(last)d, not %(seat)d")
                             % {"last": n - 1, "seat": first_dealer})
-        state = self._cut(Game(rules), data.get("cut"), first_dealer)
+        cut = data.get("cut")
+        state = self.state = Game(rules).new_initial_state(first_dealer if cut is None else None)
+        if hands:
+            yield 0, state
+        if cut is not None:
+            self._cut(state, cut, first_dealer)
         for index, hand in enumerate(hands):
+            if index:
+                yield index, state
             self._hand(state, index, hand)
-        return state
 
-    def _cut(self, game: Game, cut: Any, first_dealer: int) -> State:
-        if cut is None:
-            return game.new_initial_state(first_dealer)
-        state = game.new_initial_state()
+    def _cut(self, state: State, cut: Any, first_dealer: int) -> None:
         if not isinstance(cut, list):
             raise self.fail("bad-format", _("the cut must be a list of [seat, card] draws"))
         try:
@@ -146,7 +170,6 @@ class _Replayer:
         if state.first_dealer != first_dealer:
             raise self.fail("bad-dealer", _("the cut makes seat %(cut)s the first dealer, not seat %(seat)d")
                             % {"cut": state.first_dealer, "seat": first_dealer})
-        return state
 
     def _hand(self, state: State, h: int, hand: Any) -> None:
         if not isinstance(hand, Mapping):
@@ -271,6 +294,9 @@ class _Replayer:
                                 % {"card": card_name(card)}, h, index)
             seat = state.turn
             assert seat is not None
+            # The second joker is the opposite of the first, read before the play: when it is the
+            # hand's last card, the hand is over (and its declaration gone) once it is played.
+            automatic = not state.joker_high if state.joker_high is not None else None
             try:
                 state.apply(make_play(seat, card))
             except IllegalActionError as error:
@@ -281,11 +307,13 @@ class _Replayer:
                     raise self.fail("illegal-play", _("the first joker of a hand must be declared high (%(card)s+) "
                                                       "or low (%(card)s-)") % {"card": card_name(card)}, h, index)
                 state.apply(Declare(seat, declaration))
-            elif declaration is not None and card >= RED_JOKER:
-                automatic = not state.joker_high if state.joker_high is not None else None
-                if automatic is None or declaration != automatic:
-                    raise self.fail("illegal-play", _("this joker is not declared: it is automatically the "
-                                                      "opposite of the first"), h, index)
+            elif declaration is not None and (automatic is None or declaration != automatic):
+                state.undo()
+                if not state.game.high_low_jokers:
+                    raise self.fail("illegal-play", _("jokers are not declared high or low under these rules"),
+                                    h, index)
+                raise self.fail("illegal-play", _("this joker is not declared: it is automatically the "
+                                                  "opposite of the first"), h, index)
 
 
 # ------------------------------------------------------------------------- writing
@@ -428,5 +456,5 @@ def play_random_game(rules: Rules, seed: int | None = None, bid_changes: bool = 
 
 __all__ = [
     "FORMAT", "Bid", "Play", "dump_record", "load_record", "play_random_game", "record_from_state",
-    "replay", "replay_result", "state_from_record",
+    "replay", "replay_hands", "replay_result", "state_from_record",
 ]

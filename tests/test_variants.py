@@ -12,10 +12,12 @@ import random
 import pytest
 from helpers import bid_all, dealt, play
 
-from ohhell import Bid, Declare, Game, IllegalActionError, Phase, Play, RecordError, preset
+from ohhell import Bid, Declare, Game, IllegalActionError, Phase, Play, RecordError, RulesError, preset
 from ohhell.cards import BLACK_JOKER, HIDDEN_CARD, RED_JOKER, card_display, card_name, parse_card
 from ohhell.explain import describe_rules
+from ohhell.i18n import set_language
 from ohhell.record import play_random_game, record_from_state, replay, state_from_record
+from ohhell.rules import PRESETS
 from ohhell.scoring import hand_score
 from ohhell.views import seat_view
 
@@ -90,6 +92,65 @@ def test_boerenbridge_deals_13_each_every_hand_with_no_trump():
     state = play_random_game(rules, seed=2)
     assert all(result.size == 13 and result.trump is None and result.turn_up is None
                for result in state.finished_hands)
+
+
+@pytest.mark.parametrize("players", [3, 5, 6, 7])
+def test_boerenbridge_is_four_players_only_and_says_so(players):
+    # Issue 13, item 4: RULES.md (seed 003) plays Boerenbridge with 4 players and 13 cards each.
+    with pytest.raises(RulesError) as error:
+        preset("boerenbridge", players=players)
+    assert error.value.knob == "players"
+    assert str(error.value) == f"players: boerenbridge is played by 4 players, not {players}"
+    set_language("ru")
+    try:
+        with pytest.raises(RulesError, match="в boerenbridge играют 4 игрока, а не 5"):
+            preset("boerenbridge", players=5)
+    finally:
+        set_language("en")
+    with pytest.raises(RecordError) as refused:
+        replay({"format": "ohhell/1", "rules": {"preset": "boerenbridge", "players": players},
+                "first_dealer": 0, "hands": []})
+    assert refused.value.kind == "bad-format"
+
+
+def test_boerenbridge_knobs_on_another_preset_still_deal_other_counts_and_real_cards_score_any():
+    knobs = {key: value for key, value in PRESETS["boerenbridge"].knobs.items()}
+    custom = preset("classic", players=5, **knobs)
+    assert custom.players == 5 and custom.largest_hand == 10 and custom.bidding == "simultaneous"
+    assert play_random_game(custom, seed=1).finished_hands[0].size == 10
+    assert preset("boerenbridge", players=6, real_cards=True).players == 6  # the scorekeeper: nothing is dealt
+
+
+def test_boerenbridge_other_counts_are_refused_by_the_cli_and_the_web_rule_check(tmp_path):
+    import asyncio
+
+    import httpx
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+    from ohhell.server.app import create_app, rules_from_request
+    from ohhell.server.config import ServerConfig
+
+    runner = CliRunner()
+    for command in (["deal"], ["play", "--bots", "random"], ["rules", "boerenbridge"]):
+        options = ["--players", "5"] if command[0] == "rules" else ["--preset", "boerenbridge", "--players", "5"]
+        result = runner.invoke(main, [*command, *options])
+        assert result.exit_code == 2, command
+        assert "boerenbridge is played by 4 players, not 5" in result.output, command
+    with pytest.raises(RulesError, match="4 players, not 5"):
+        rules_from_request({"preset": "boerenbridge", "players": 5})
+    assert rules_from_request({"preset": "boerenbridge", "players": 4}).players == 4
+    config = ServerConfig.fast(database=f"sqlite:///{tmp_path / 'ohhell.db'}")
+
+    async def check(body, language="en"):
+        transport = httpx.ASGITransport(app=create_app(config))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.post("/api/rules", json=body, headers={"Accept-Language": language})
+
+    answer = asyncio.run(check({"preset": "boerenbridge", "players": 5}, "uk"))
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "players: у boerenbridge грають 4 гравці, а не 5", "knob": "players"}
+    assert asyncio.run(check({"preset": "boerenbridge", "players": 4})).status_code == 200
 
 
 def test_boerenbridge_bids_are_simultaneous_and_secret():
@@ -322,6 +383,113 @@ def test_ne_blackout_a_forced_joker_lead_takes_its_suit_from_the_first_card_of_i
     state.apply(Declare(0, False))
     play(state, "3C 5D 9D 4D")
     assert state.finished_hands[0].tricks == (1, 0, 0, 1, 0)  # 9D is the highest diamond
+
+
+def joker_closes_the_trick(size=2):
+    """Seat 4 plays the first joker as the last card of trick 2 (of the hand too when ``size`` is 2)."""
+    extra = ["4D", "5D", "6D", "7D", "8D"] if size == 3 else [""] * 5
+    hands = ["AS 3C", "KS 4C", "QS 5C", "JS 6C", "TS X1"]
+    deal = [f"{cards} {more}".strip() for cards, more in zip(hands, extra, strict=True)]
+    state = dealt(ne_rules(size), deal, dealer=4)
+    bid_all(state, [1, 0, 0, 0, 0])
+    play(state, "AS KS QS JS TS 3C 4C 5C 6C")
+    state.apply(Play(4, RED_JOKER))
+    return state
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_ne_blackout_a_joker_that_closes_a_trick_is_declared_with_the_whole_trick_in_sight(size):
+    # Issue 13, item 2: the trick is neither finished (its winner depends on the declaration)
+    # nor gone: it is the trick in progress, whole, for the declaring seat and everyone else.
+    state = joker_closes_the_trick(size)
+    assert state.phase == Phase.DECLARING and state.turn == 4
+    trick = [(0, parse_card("3C")), (1, parse_card("4C")), (2, parse_card("5C")), (3, parse_card("6C")),
+             (4, RED_JOKER)]
+    assert state.current_trick() == trick
+    assert [(leader, winner) for leader, _cards, winner in state.completed_tricks()] == [(0, 0)]
+    for seat in (4, 0, None):
+        view = seat_view(state, seat)
+        assert list(view.current_trick) == trick and len(view.completed_tricks) == 1
+        assert len(view.played_cards()) == 10
+        assert seat_view(state, seat).from_json(view.to_json()).current_trick == view.current_trick
+    assert set(seat_view(state, 4).legal_actions) == {Declare(4, True), Declare(4, False)}
+    state.apply(Declare(4, True))  # high: the joker takes the trick
+    if size == 2:
+        assert state.finished_hands[0].tricks == (1, 0, 0, 0, 1) and state.current_trick() == []
+    else:
+        assert state.trick_winners == [0, 4] and state.current_trick() == [] and state.turn == 4
+        assert [len(t.cards) for t in seat_view(state, 0).completed_tricks] == [5, 5]
+    state.undo()
+    assert state.current_trick() == trick  # taking the declaration back shows the trick again
+
+
+@pytest.mark.parametrize("level", ["basic", "strong"])
+def test_bots_declare_a_joker_that_closes_a_trick_from_the_view(level):
+    from ohhell.bots import Budget, make_bot
+
+    for size in (2, 3):
+        state = joker_closes_the_trick(size)
+        action = make_bot(level, seed=1, budget=Budget(iterations=50)).choose(seat_view(state, 4))
+        assert isinstance(action, Declare) and action.seat == 4
+        if level == "basic":  # seat 4 bid 0 and has taken nothing: a high joker would take the trick
+            assert action.high is False
+
+
+def second_joker_last():
+    """X1 declared low in trick 2; seat 4 plays X2, automatically high, as the hand's last card."""
+    state = dealt(ne_rules(3), ["AS AC 4D", "KS X1 8D", "QS 5C 5D", "JS 6C 6D", "TS 7C X2"], dealer=4)
+    bid_all(state, [1, 0, 0, 0, 1])
+    play(state, "AS KS QS JS TS AC")
+    state.apply(Play(1, RED_JOKER))
+    state.apply(Declare(1, False))
+    play(state, "5C 6C 7C 4D 8D 5D 6D X2")
+    assert state.finished_hands[0].tricks == (2, 0, 0, 0, 1)  # X2 is high and takes the last trick
+    return record_from_state(state)
+
+
+def second_joker_mid_hand():
+    """X1 declared high in trick 2 and X2, automatically low, played after it in the same trick."""
+    state = dealt(ne_rules(3), ["AS 3C 4D", "KS X1 8C", "QS X2 5D", "JS 6C 6D", "TS 7C 7D"], dealer=4)
+    bid_all(state, [1, 1, 0, 0, 0])
+    play(state, "AS KS QS JS TS 3C")
+    state.apply(Play(1, RED_JOKER))
+    state.apply(Declare(1, True))
+    play(state, "X2 6C 7C")
+    return record_from_state(state), 7
+
+
+@pytest.mark.parametrize("case", ["last card", "mid-hand"])
+def test_ne_blackout_records_accept_an_agreeing_sign_on_the_second_joker_and_refuse_a_contrary_one(case):
+    # Issue 13, item 3 (docs/record-format.md: "a sign that agrees is accepted").
+    if case == "last card":
+        record, at, agreeing, contrary = second_joker_last(), 14, "X2+", "X2-"
+    else:
+        (record, at), agreeing, contrary = second_joker_mid_hand(), "X2-", "X2+"
+    plays = record["hands"][0]["plays"]
+    assert plays[at] == "X2"
+    expected = replay(record)
+    plays[at] = agreeing
+    assert replay(record) == expected
+    assert record_from_state(state_from_record(record))["hands"][0]["plays"][at] == "X2"  # written without
+    plays[at] = contrary
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert (error.value.kind, error.value.hand, error.value.index) == ("illegal-play", 0, at)
+    assert "automatically the opposite" in str(error.value)
+
+
+def test_a_joker_sign_is_refused_where_jokers_are_not_declared():
+    state = dealt(preset("jokers", players=3, schedule="explicit", hands=[[2, "none"]]),
+                  ["AS X1", "KS 3C", "QS 5D"], dealer=2)
+    bid_all(state, [1, 0, 0])
+    play(state, "AS KS QS X1 3C 5D")
+    record = record_from_state(state)
+    assert record["hands"][0]["plays"][3] == "X1"
+    record["hands"][0]["plays"][3] = "X1+"
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert (error.value.kind, error.value.index) == ("illegal-play", 3)
+    assert "not declared high or low under these rules" in str(error.value)
 
 
 def test_ne_blackout_records_require_the_declaration():

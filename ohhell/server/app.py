@@ -22,7 +22,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,16 +33,33 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
+from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.config import ServerConfig
+from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
 from ohhell.server.sheets import SheetService, sheet_json
 from ohhell.server.store import Store, StoreError
-from ohhell.server.tables import MAX_QUEUED_MESSAGES, OPEN, Connection, LiveTable, TableManager, normalize_code
+from ohhell.server.tables import (
+    MAX_QUEUED_MESSAGES,
+    OPEN,
+    TIMER_MODES,
+    Connection,
+    TableManager,
+    TableRoom,
+    chat_text,
+    check_reaction,
+    clean_text,
+    normalize_code,
+)
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
+
+if typing.TYPE_CHECKING:
+    from ohhell.server.cluster import Cluster
 
 log = logging.getLogger("ohhell.server")
 
@@ -79,7 +98,8 @@ class Server:
         self.config = config
         self.store = Store(config.database, sqlite_sync=config.sqlite_sync)
         self.tables = TableManager(self.store, config)
-        self.sheets = SheetService(self.store)
+        self.sheets = SheetService(self.store, shared=config.broker is not None)
+        self.cluster: Cluster | None = None
         self._created: dict[str, deque[float]] = defaultdict(deque)
 
     async def start(self) -> None:
@@ -87,16 +107,43 @@ class Server:
         # within a millisecond rather than Python's default five, so no message waits on them.
         sys.setswitchinterval(0.001)
         self.store.start()
+        if self.config.broker is not None:
+            from ohhell.server.broker import Broker
+            from ohhell.server.cluster import Cluster
+
+            self.cluster = Cluster(self.tables, Broker(self.config.broker))
+            self.tables.cluster = self.cluster
+            await self.cluster.start()
+        METRICS.owned.set_function(lambda: len(self.tables.tables))
+        METRICS.mirrored.set_function(lambda: len(self.tables.mirrors))
+        METRICS.connections.set_function(self.tables.connection_count)
         count = await self.tables.load()
         if count:
             log.info("resumed %d tables", count)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         self.tables.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.store.close()
 
-    def may_create(self, address: str) -> bool:
-        """At most ``max_tables_per_minute`` tables (or sheets) per address per minute."""
+    async def ready(self) -> bool:
+        """Whether this process can serve: its database answers, and its broker if it has one."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.store.table_exists, "-"), 2.0)
+        except Exception:
+            return False
+        return self.cluster is None or (self.cluster.broker.connected and await self.cluster.broker.ready())
+
+    async def may_create(self, address: str) -> bool:
+        """At most ``max_tables_per_minute`` tables (or sheets) per address per minute (counted
+        in Redis with several processes, so that the limit holds for the whole site)."""
+        if self.cluster is not None:
+            try:
+                return await self.cluster.broker.count_within(f"create:{address}", 60,
+                                                              self.config.max_tables_per_minute)
+            except Exception:  # Redis away: count in this process meanwhile
+                pass
         stamps = self._created[address]
         now = time.monotonic()
         while stamps and now - stamps[0] > 60:
@@ -125,10 +172,13 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object. orjson is strict where the standard module is lenient: no
+    NaN or Infinity, no lone surrogates, no invalid UTF-8, at most 1024 levels of nesting —
+    each of these is a :class:`ValueError` (answered 400), never a 500."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ValueError("too large")
-    data = json.loads(raw or b"{}")
+    data = orjson.loads(raw or b"{}")
     if not isinstance(data, dict):
         raise ValueError("not an object")
     return data
@@ -146,7 +196,7 @@ async def _json_object(request: Request, language: str) -> dict[str, Any] | Resp
 async def _creation_body(request: Request, server: Server, language: str) -> dict[str, Any] | Response:
     """The JSON object of a request that creates something (a table, a seat, a sheet), or the
     error response: too many creations from this address this minute, or not a JSON object."""
-    if not server.may_create(_client(request)):
+    if not await server.may_create(_client(request)):
         return _error(429, _t(language, N_("Too many new tables; wait a minute.")))
     return await _json_object(request, language)
 
@@ -160,9 +210,18 @@ def _server(request: Request) -> Server:
     return server
 
 
+class BadName(ValueError):
+    """A name that cannot be shown as it was given (its message, translated, says why)."""
+
+
 def _name(value: Any, limit: int) -> str | None:
+    """A person's name as given, with runs of white space made one space and cut to ``limit``
+    characters; ``None`` if it is empty or not a text. Raise :class:`BadName` for a name with
+    control characters or lone surrogates: stored, they would break a database or a screen."""
     if not isinstance(value, str):
         return None
+    if any(not (ch.isprintable() or ch.isspace()) for ch in value) or any(ch in "\n\r\t\v\f" for ch in value):
+        raise BadName(_("a name may not contain control characters"))
     name = " ".join(value.split())[:limit]
     return name or None
 
@@ -285,9 +344,18 @@ async def api_create_table(request: Request) -> Response:
         except (RulesError, TypeError, ValueError) as error:
             return _error(400, str(error), knob=getattr(error, "knob", None))
         others = data.get("seats", [OPEN] * (rules.players - 1))
-        timer = data.get("timer", server.config.default_timer)
         if not isinstance(others, list) or not all(isinstance(level, str) for level in others):
             return _error(400, _("seats must be a list of bot levels or \"open\""))
+        if len(others) != rules.players - 1:
+            return _error(400, _("seats must name one seat for each other player: %(n)d for %(players)d players")
+                          % {"n": rules.players - 1, "players": rules.players})
+        mode = data.get("timer_mode")
+        if mode is not None:
+            if mode not in TIMER_MODES:
+                return _error(400, _("the timer must be one of: %(modes)s") % {"modes": ", ".join(TIMER_MODES)})
+            timer = TIMER_MODES[mode]
+        else:
+            timer = data.get("timer", server.config.default_timer)
         if not isinstance(timer, (int, float)) or isinstance(timer, bool) or not 0 <= timer <= server.config.max_timer:
             return _error(400, _("the turn timer must be from 0 to %(max)d seconds")
                           % {"max": server.config.max_timer})
@@ -302,7 +370,7 @@ async def api_create_table(request: Request) -> Response:
     return JSONResponse({"code": table.code, "seat": 0, "token": token, "table": table.summary()})
 
 
-async def _table(request: Request) -> LiveTable | None:
+async def _table(request: Request) -> TableRoom | None:
     return await _server(request).tables.get(normalize_code(str(request.path_params["code"])))
 
 
@@ -344,11 +412,28 @@ async def api_record(request: Request) -> Response:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
         try:
-            record = table.record()
+            record = await table.full_record()
         except OhHellError as error:
             return _error(409, str(error))
     return Response(json.dumps(record, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="ohhell-{table.code}.json"'})
+
+
+async def api_verify(request: Request) -> Response:
+    """Each finished hand of a table checked as ``ohhell verify`` checks a record: were its
+    cards dealt from the committed seed and the players' contributions?"""
+    table = await _table(request)
+    language = _language(request)
+    if table is None:
+        return _error(404, _t(language, N_("There is no table with that code.")))
+    with speaking(language):
+        try:
+            record = await table.full_record()
+        except OhHellError as error:
+            return _error(409, str(error))
+        verdicts = verify_record(record, scope=table.code)
+        return JSONResponse({"code": table.code, "hands": [verdict.to_json() for verdict in verdicts],
+                             "verified": bool(verdicts) and all(verdict.verified for verdict in verdicts)})
 
 
 # ----------------------------------------------------------------------------- scorekeeper
@@ -424,14 +509,28 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     actions, hints and so on; see ``docs/protocol.md``."""
     server: Server = websocket.app.state.server
     config = server.config
+    headers = websocket.headers
+    if not allowed_origin(headers.get("origin"), headers.get("host"), websocket.url.scheme, config.allowed_origins):
+        # Refused before it is accepted: the browser sees the handshake fail (403).
+        log.info("a WebSocket from origin %r was refused", headers.get("origin"))
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     outbox = Outbox(websocket.send_text, websocket.close, MAX_QUEUED_MESSAGES)
     conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
     background: set[asyncio.Task[None]] = set()
     violations = 0
+    hello_by = time.monotonic() + config.hello_timeout
     try:
         while not conn.closed:
-            message = await websocket.receive()
+            if conn.table is None:  # no hello yet: wait only until the hello deadline
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - time.monotonic()))
+                except TimeoutError:
+                    conn.push(error_message("hello-timeout", conn.language))
+                    break
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -462,6 +561,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
                     background: set[asyncio.Task[None]]) -> None:
+    config = server.config
     table = conn.table
     kind = message.kind
     if kind == "ping":
@@ -478,7 +578,10 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         if found is None:
             raise ProtocolError("no-such-table", message_id=message.message_id)
         token = message.data.get("token")
-        await found.attach(conn, token if isinstance(token, str) and token else None)
+        name = message.data.get("name")
+        await found.attach(conn, token if isinstance(token, str) and token else None,
+                           clean_text(name, config.max_name_length) or None if isinstance(name, str) else None,
+                           message.message_id)
         return
     if kind == "act":  # the busiest message first
         await table.act(conn, message)
@@ -496,12 +599,56 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         background.add(task)
         task.add_done_callback(background.discard)
         return
-    if kind == "start":
-        await table.start(conn)
+    if kind == "chat":
+        text = chat_text(message.data.get("text"), message.message_id)
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message.message_id)
+        await table.say(conn, text, message.message_id)
+    elif kind == "react":
+        reaction = check_reaction(message.data.get("reaction"), message.message_id)
+        if not conn.react_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message.message_id)
+        table.react(conn, reaction, message.message_id)
+    elif kind == "start":
+        await table.start(conn, message.message_id)
     elif kind == "back":
-        await table.back(conn)
+        await table.back(conn, message.message_id)
+    elif kind == "rematch":
+        await table.rematch(conn, message.message_id)
+    elif kind == "contribute":
+        await table.contribute(conn, message.data.get("hand"), message.data.get("value"), message.message_id)
     elif kind == "history":
         await table.history(conn)
+
+
+# ----------------------------------------------------------------------------- operations
+
+
+async def health(request: Request) -> Response:
+    """Liveness: the process answers."""
+    return JSONResponse({"ok": True, "process": _process(request)})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness: the process can serve (its database, and its broker, answer); a load balancer
+    sends nobody to a process that answers 503 here."""
+    server = _server(request)
+    if await server.ready():
+        return JSONResponse({"ready": True, "process": _process(request)})
+    return JSONResponse({"ready": False, "process": _process(request)}, status_code=503)
+
+
+async def metrics(request: Request) -> Response:
+    """The process's metrics in Prometheus's text format (``ohhell.server.metrics``)."""
+    if not METRICS.available:
+        return _error(501, "install the metrics client: pip install -e '.[cluster]'")
+    body, content_type = METRICS.exposition()
+    return Response(body, media_type=content_type)
+
+
+def _process(request: Request) -> str | None:
+    cluster = _server(request).cluster
+    return cluster.broker.process if cluster is not None else None
 
 
 # ----------------------------------------------------------------------------- the application
@@ -519,7 +666,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
-            server.stop()
+            await server.stop()
 
     routes = [
         Route("/", page),
@@ -527,16 +674,24 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/score", page),
         Route("/score/{sheet}", page),
         Route("/i18n/{lang}", i18n),
+        Route("/health", health),
+        Route("/ready", ready),
+        Route("/metrics", metrics),
         Route("/api/config", api_config),
         Route("/api/rules", api_rules, methods=["POST"]),
         Route("/api/tables", api_create_table, methods=["POST"]),
         Route("/api/tables/{code}", api_table),
         Route("/api/tables/{code}/join", api_join, methods=["POST"]),
         Route("/api/tables/{code}/record", api_record),
+        Route("/api/tables/{code}/verify", api_verify),
         Route("/api/sheets", api_create_sheet, methods=["POST"]),
         Route("/api/sheets/{sheet}", api_sheet),
         Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def bad_name(request: Request, error: Exception) -> Response:
+        return _error(400, str(error))
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name},
+                     middleware=[Middleware(SecurityHeadersMiddleware)])

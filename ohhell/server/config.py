@@ -22,6 +22,9 @@ class ServerConfig:
     """How a server behaves. The defaults suit people playing; tests shrink the delays."""
 
     database: str = DEFAULT_DATABASE
+    broker: str | None = None
+    """``redis://HOST:PORT/DB`` (Redis or Valkey): several server processes share the site's
+    tables through it (see :mod:`ohhell.server.cluster`); ``None``: one process."""
     sqlite_sync: str = "full"
     """``full``: every commit is fsynced (survives a power cut); ``normal``: faster, survives the
     server's death (``kill -9`` too) but not the machine's (see :data:`ohhell.server.store.SQLITE_SYNC`)."""
@@ -34,6 +37,9 @@ class ServerConfig:
     """An extra pause after a trick is complete, so everyone sees it before it is gathered."""
     hand_pause: float = 2.5
     """An extra pause after the last trick of a hand, before the next deal."""
+    fair_window: float = 1.5
+    """How long a deal waits for the seated people's contributions (provably fair deals) once
+    its commitment is out; it deals at once when every connected person has sent theirs."""
     leave_grace: float = 20.0
     """How long a player may be disconnected (a reload, a tunnel) before a bot plays for them."""
     default_timer: float = 0.0
@@ -48,10 +54,19 @@ class ServerConfig:
     """How many messages a connection may send per second on average…"""
     rate_burst: float = 40.0
     """…and in a burst."""
+    chat_per_second: float = 0.5
+    """How many chat lines a connection may send per second on average (5 in 10 seconds)…"""
+    chat_burst: float = 5.0
+    """…and in a burst."""
+    hello_timeout: float = 10.0
+    """A connection that has not said hello after this many seconds is closed."""
     max_connections_per_table: int = 64
     max_tables_per_minute: int = 30
     """Tables one address may create per minute."""
     max_name_length: int = 24
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open a WebSocket (a site reached under
+    several names); see :mod:`ohhell.server.security`."""
     # -- bots -------------------------------------------------------------------------------
     bot_commands: dict[str, str] = field(default_factory=dict)
     """Extra bot levels the operator registered: name -> ``cmd:PROGRAM`` (never from the web)."""
@@ -66,5 +81,5 @@ class ServerConfig:
     @classmethod
     def fast(cls, **changes: object) -> ServerConfig:
         """A configuration with no delays (tests and benchmarks)."""
-        base = cls(bot_delay=0.0, bot_jitter=0.0, trick_pause=0.0, hand_pause=0.0, leave_grace=0.2)
+        base = cls(bot_delay=0.0, bot_jitter=0.0, trick_pause=0.0, hand_pause=0.0, leave_grace=0.2, fair_window=0.5)
         return dataclasses.replace(base, **changes)  # type: ignore[arg-type]

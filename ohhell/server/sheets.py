@@ -17,7 +17,7 @@ from typing import Any
 from ohhell.errors import OhHellError
 from ohhell.i18n import _
 from ohhell.scorekeeper import KEPT_UNDO, ScoreError, ScoreSheet
-from ohhell.server.store import Store
+from ohhell.server.store import Conflict, Store, StoreError
 from ohhell.server.texts import speaking
 
 
@@ -48,44 +48,74 @@ def sheet_json(sheet_id: str, sheet: ScoreSheet) -> dict[str, Any]:
 
 
 class SheetService:
-    """Sheets in memory (loaded on first use) and in the database."""
+    """Sheets in memory (loaded on first use) and in the database.
 
-    def __init__(self, store: Store) -> None:
+    Each sheet is kept with its revision (how many times it was saved). A change is made on a
+    copy, saved only if the stored revision is still the one it was made on, and shown only
+    once saved. With several server processes on one database (``shared``), another process
+    may have changed a sheet: reads check the stored revision first, and a change that meets a
+    newer revision is made again on the newer sheet."""
+
+    def __init__(self, store: Store, shared: bool = False) -> None:
         self.store = store
-        self.sheets: dict[str, ScoreSheet] = {}
+        self.shared = shared
+        self.sheets: dict[str, tuple[ScoreSheet, int]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
 
     async def create(self, sheet: ScoreSheet) -> str:
         sheet_id = secrets.token_urlsafe(12)
-        await self.store.save_sheet(sheet_id, sheet.record, created=True, undo=sheet.undo_records[-KEPT_UNDO:])
-        self.sheets[sheet_id] = sheet
+        rev = await self.store.save_sheet(sheet_id, sheet.record, created=True, undo=sheet.undo_records[-KEPT_UNDO:])
+        self.sheets[sheet_id] = (sheet, rev)
         return sheet_id
 
     async def get(self, sheet_id: str) -> ScoreSheet | None:
-        sheet = self.sheets.get(sheet_id)
-        if sheet is None and 8 <= len(sheet_id) <= 40:
-            found = await asyncio.to_thread(self.store.load_sheet, sheet_id)
-            if found is not None:
-                record, undo = found
-                sheet = ScoreSheet.from_record(record)
-                sheet.restore_undo(undo)
-                self.sheets[sheet_id] = sheet
-        return sheet
+        found = await self._current(sheet_id)
+        return found[0] if found is not None else None
+
+    async def _current(self, sheet_id: str) -> tuple[ScoreSheet, int] | None:
+        """The sheet and its revision, from memory if that is still the stored one."""
+        kept = self.sheets.get(sheet_id)
+        if kept is not None and not self.shared:
+            return kept
+        if not 8 <= len(sheet_id) <= 40:
+            return None
+        if kept is not None and await asyncio.to_thread(self.store.sheet_revision, sheet_id) == kept[1]:
+            return kept
+        stored = await asyncio.to_thread(self.store.load_sheet, sheet_id)
+        if stored is None:
+            return None
+        sheet = ScoreSheet.from_record(stored.record)
+        sheet.restore_undo(stored.undo)
+        self.sheets[sheet_id] = (sheet, stored.rev)
+        return self.sheets[sheet_id]
 
     async def change(self, sheet_id: str, operation: dict[str, Any], language: str) -> ScoreSheet:
         """Apply one change from the page (``op``: bid, change_bid, tricks, trump, edit, undo) and
         store the sheet; a :class:`ScoreError` leaves it unchanged."""
-        sheet = await self.get(sheet_id)
-        if sheet is None:
-            raise KeyError(sheet_id)
         lock = self.locks.setdefault(sheet_id, asyncio.Lock())
         async with lock:
-            before = sheet.record
-            with speaking(language):
-                _apply(sheet, operation)
-            if sheet.record != before:
-                await self.store.save_sheet(sheet_id, sheet.record, undo=sheet.undo_records[-KEPT_UNDO:])
-        return sheet
+            for _attempt in range(5):
+                found = await self._current(sheet_id)
+                if found is None:
+                    raise KeyError(sheet_id)
+                sheet, rev = found
+                # The change is made on a copy and shown only once it is saved: a page reading
+                # the sheet meanwhile sees the saved one, and a refused save changes nothing.
+                changed = ScoreSheet.from_record(sheet.record)
+                changed.restore_undo(sheet.undo_records[-KEPT_UNDO:])
+                with speaking(language):
+                    _apply(changed, operation)
+                if changed.record == sheet.record:
+                    return sheet
+                try:
+                    new_rev = await self.store.save_sheet(sheet_id, changed.record, rev=rev,
+                                                          undo=changed.undo_records[-KEPT_UNDO:])
+                except Conflict:  # another process saved it first: do it again on its sheet
+                    self.sheets.pop(sheet_id, None)
+                    continue
+                self.sheets[sheet_id] = (changed, new_rev)
+                return changed
+        raise StoreError(f"scoresheet {sheet_id} kept changing")
 
 
 def _int(value: Any) -> int:

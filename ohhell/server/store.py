@@ -56,8 +56,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
+    func,
     inspect,
     select,
     text,
@@ -71,8 +73,11 @@ log = logging.getLogger("ohhell.server.store")
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 2
-"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``)."""
+SCHEMA_VERSION: Final = 5
+"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``); 3: table chat
+(a new table, which ``create_all`` makes); 4: each table's fencing token (column ``fence``) and
+each scoresheet's revision (column ``rev``), for several server processes on one database; 5: the
+seeds of provably fair deals (column ``fair``)."""
 
 metadata = MetaData()
 
@@ -84,9 +89,14 @@ game_tables = Table(
     Column("status", String(16), nullable=False),
     Column("rules", Text, nullable=False),
     Column("settings", Text, nullable=False),
+    Column("fence", Integer, nullable=False, server_default="0"),
+    Column("fair", Text, nullable=True),
 )
 """One row per table: its code, status (``waiting``, ``playing``, ``finished``), the rules
-(the record's ``rules`` object) and settings (timer, host seat…), both JSON."""
+(the record's ``rules`` object) and settings (timer, host seat…), both JSON; ``fence``: the
+fencing token of the table's latest owner when several server processes share the database
+(:meth:`Store.take_fence`); ``fair``: the secret side of its provably fair deals (the seeds,
+revealed hand by hand; :class:`ohhell.fairness.FairTable`), never sent anywhere as it is."""
 
 seats = Table(
     "ohhell_seats", metadata,
@@ -118,9 +128,21 @@ sheets = Table(
     Column("updated", Float, nullable=False),
     Column("record", Text, nullable=False),
     Column("undo", Text, nullable=True),
+    Column("rev", Integer, nullable=False, server_default="0"),
 )
 """Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON; ``undo``: the records
 before the changes that can still be taken back (JSON list, oldest first)."""
+
+chat = Table(
+    "ohhell_chat", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A table's chat: ``id`` counts the lines of the table from 0; ``seat`` is null for a spectator."""
 
 schema_info = Table(
     "ohhell_schema", metadata,
@@ -128,8 +150,21 @@ schema_info = Table(
 )
 
 
+CHAT_LOADED: Final = 50
+"""How many of a table's last chat lines are loaded with it."""
+
+
 class StoreError(RuntimeError):
     """The database refused a write (the action it carried is not accepted)."""
+
+
+class FencedOut(StoreError):
+    """A write of a table's former owner, refused: another process has taken the table since
+    (its fencing token is newer). The writer must let the table go."""
+
+
+class Conflict(StoreError):
+    """A write based on an old version of a row (another process changed it first)."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +189,29 @@ class SeatRow:
     token_hash: str | None
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a table's chat."""
+
+    id: int
+    seat: int | None
+    name: str | None
+    text: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": round(self.at, 3)}
+
+
+@dataclass(frozen=True)
+class StoredSheet:
+    """A scorekeeper sheet as stored: its record, its undo history, its revision."""
+
+    record: dict[str, Any]
+    undo: list[dict[str, Any]]
+    rev: int
+
+
 @dataclass
 class StoredTable:
     """Everything stored about one table: enough to rebuild it exactly."""
@@ -161,6 +219,10 @@ class StoredTable:
     row: TableRow
     seats: list[SeatRow]
     actions: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
+    """The last :data:`CHAT_LOADED` lines of its chat, oldest first."""
+    fair: dict[str, Any] | None = None
+    """The secret side of its fair deals (the server's only)."""
 
     @property
     def id(self) -> str:
@@ -216,6 +278,9 @@ class _Job:
     done: threading.Event | None = None
     result: Any = None
     error: BaseException | None = None
+    fence: tuple[str, int] | None = None
+    """For action rows of a fenced owner: the table and the owner's fencing token, checked in
+    the same transaction as the insert."""
 
 
 _STOP: Final = object()
@@ -252,6 +317,11 @@ class Store:
         """The driver's own INSERT of action rows (its parameter style: ``?`` for SQLite, named for psycopg)."""
         self._insert_named = not insert.positional
         assert self._insert_named or tuple(insert.positiontup or ()) == ACTION_COLUMNS
+        fence = (update(game_tables).where(game_tables.c.id == bindparam("id"),
+                                           game_tables.c.fence == bindparam("fence"))
+                 .values(fence=game_tables.c.fence).compile(dialect=self.engine.dialect))
+        self._fence_sql = str(fence)
+        """The driver's own check of a fencing token (the row is locked until the commit)."""
         self._raw: PoolProxiedConnection | None = None
         """The connection the writer keeps for batches of action rows (checked out at the first)."""
         self._commit_lock = threading.Lock()
@@ -317,13 +387,18 @@ class Store:
         with self._commit_lock:
             try:
                 if all(job.rows is not None for job in batch):
-                    self._insert_rows([row for job in batch for row in job.rows or ()])
+                    fences = {job.fence for job in batch if job.fence is not None}
+                    self._insert_rows([row for job in batch for row in job.rows or ()], fences)
                 else:
                     with self.engine.begin() as conn:
                         self._run(conn, batch)
                 self.commits += 1
-            except Exception:  # find the write at fault: run each alone
-                log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
+            except Exception as error:  # find the write at fault: run each alone
+                if isinstance(error, FencedOut):  # a former owner's write: expected, not a failure
+                    log.info("a batch of %d writes held a stale fencing token (%s); retrying them one by one",
+                             len(batch), error)
+                else:
+                    log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
                 for job in batch:
                     job.result, job.error = None, None
                     try:
@@ -334,9 +409,10 @@ class Store:
                         job.error = error
         self._finish(batch)
 
-    def _insert_rows(self, rows: list[ActionRow]) -> None:
+    def _insert_rows(self, rows: list[ActionRow], fences: set[tuple[str, int]]) -> None:
         """Insert action rows and commit, through the driver itself: SQLAlchemy's statement
-        machinery would cost more than the insert (this runs for every move of every game)."""
+        machinery would cost more than the insert (this runs for every move of every game).
+        ``fences``: the owners' fencing tokens the rows' tables must still have."""
         raw = self._raw
         if raw is None:
             raw = self._raw = self.engine.raw_connection()
@@ -345,6 +421,11 @@ class Store:
         try:
             cursor = raw.cursor()
             try:
+                for table_id, fence in fences:
+                    cursor.execute(self._fence_sql, {"id": table_id, "fence": fence} if self._insert_named
+                                   else (table_id, fence))
+                    if cursor.rowcount != 1:
+                        raise FencedOut(f"table {table_id}: the fencing token {fence} is no longer the owner's")
                 cursor.executemany(self._insert_sql, params)
             finally:
                 cursor.close()
@@ -369,6 +450,8 @@ class Store:
         pending: list[ActionRow] = []
         for job in batch:
             if job.rows is not None:
+                if job.fence is not None:
+                    _check_fence(conn, *job.fence)
                 pending.extend(job.rows)
                 continue
             if pending:  # keep the order: earlier action rows before a later call
@@ -403,7 +486,8 @@ class Store:
                 with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                     loop.call_soon_threadsafe(_settle, jobs)
 
-    def _submit(self, rows: list[ActionRow] | None, call: Callable[[Connection], Any] | None) -> Any:
+    def _submit(self, rows: list[ActionRow] | None, call: Callable[[Connection], Any] | None,
+                fence: tuple[str, int] | None = None) -> Any:
         if not self._running:
             raise StoreError("the store's writer is not running (call start())")
         try:
@@ -411,7 +495,7 @@ class Store:
         except RuntimeError:
             loop = None
         if loop is None:  # a caller outside the event loop waits on a plain event
-            job = _Job(rows, call, None, None, done=threading.Event())
+            job = _Job(rows, call, None, None, done=threading.Event(), fence=fence)
             if self.inline:
                 self._commit([job])
             else:
@@ -419,16 +503,16 @@ class Store:
             assert job.done is not None
             job.done.wait()
             if job.error is not None:
-                raise StoreError(str(job.error))
+                raise job.error if isinstance(job.error, StoreError) else StoreError(str(job.error))
             return job.result
         future: asyncio.Future[Any] = loop.create_future()
         if self.inline:
-            self._pending.append(_Job(rows, call, future, loop))
+            self._pending.append(_Job(rows, call, future, loop, fence=fence))
             if not self._flush_scheduled:
                 self._flush_scheduled = True
                 loop.call_soon(self._flush_inline)
         else:
-            self._queue.put(_Job(rows, call, future, loop))
+            self._queue.put(_Job(rows, call, future, loop, fence=fence))
         return future
 
     def write(self, call: Callable[[Connection], T]) -> asyncio.Future[T]:
@@ -439,12 +523,43 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def append_actions(self, table_id: str, items: Iterable[tuple[int, dict[str, Any]]]) -> asyncio.Future[None]:
-        """Store actions ``(seq, action JSON)`` of a table; done once they are durable."""
+    def append_actions(self, table_id: str, items: Iterable[tuple[int, dict[str, Any]]],
+                       fence: int | None = None) -> asyncio.Future[None]:
+        """Store actions ``(seq, action JSON)`` of a table; done once they are durable.
+        ``fence``: the writer's fencing token (several processes; :class:`FencedOut` if stale)."""
         now = time.time()
         rows = [(table_id, seq, orjson.dumps(action).decode(), now) for seq, action in items]
-        result: asyncio.Future[None] = self._submit(rows, None)
+        result: asyncio.Future[None] = self._submit(rows, None, (table_id, fence) if fence is not None else None)
         return result
+
+    def save_fair(self, table_id: str, fair: dict[str, Any], fence: int | None = None) -> asyncio.Future[None]:
+        """Store the secret side of a table's fair deals (before its commitment is shown)."""
+        text_value = json.dumps(fair)
+
+        def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(fair=text_value))
+
+        return self.write(call)
+
+    def load_fair(self, table_id: str) -> dict[str, Any] | None:
+        """The secret side of a table's fair deals, as stored (``None``: none yet)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(game_tables.c.fair).where(game_tables.c.id == table_id)).scalar()
+        return json.loads(found) if found else None
+
+    def take_fence(self, table_id: str) -> asyncio.Future[int]:
+        """Make this process the table's owner in the database: a new fencing token, greater than
+        every earlier one; from now on the writes of earlier owners are refused."""
+        def call(conn: Connection) -> int:
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id)
+                         .values(fence=game_tables.c.fence + 1))
+            found = conn.execute(select(game_tables.c.fence).where(game_tables.c.id == table_id)).scalar()
+            if found is None:
+                raise StoreError(f"there is no table {table_id}")
+            return int(found)
+
+        return self.write(call)
 
     def create_table(self, row: TableRow, seat_rows: Sequence[SeatRow]) -> asyncio.Future[None]:
         """Store a new table with its seats."""
@@ -456,39 +571,79 @@ class Store:
 
         return self.write(call)
 
-    def save_seat(self, table_id: str, seat: SeatRow) -> asyncio.Future[None]:
+    def save_seat(self, table_id: str, seat: SeatRow, fence: int | None = None) -> asyncio.Future[None]:
         """Replace one seat (a person joined, a seat was given to a bot)."""
         def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
             conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
             conn.execute(seats.insert().values(**_seat_values(table_id, seat)))
 
         return self.write(call)
 
-    def set_status(self, table_id: str, status: str, settings: dict[str, Any] | None = None) -> asyncio.Future[None]:
+    def save_table(self, table_id: str, seat_rows: Sequence[SeatRow] = (), status: str | None = None,
+                   settings: dict[str, Any] | None = None, fence: int | None = None) -> asyncio.Future[None]:
+        """Replace some seats and change the status and settings of a table, in one transaction."""
+        values: dict[str, Any] = {"updated": time.time()}
+        if status is not None:
+            values["status"] = status
+        if settings is not None:
+            values["settings"] = json.dumps(settings)
+
+        def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
+            for seat in seat_rows:
+                conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
+            if seat_rows:
+                conn.execute(seats.insert(), [_seat_values(table_id, seat) for seat in seat_rows])
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
+
+        return self.write(call)
+
+    def add_chat(self, table_id: str, line: ChatLine, fence: int | None = None) -> asyncio.Future[None]:
+        """Store one line of a table's chat."""
+        def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
+            conn.execute(chat.insert().values(table_id=table_id, id=line.id, seat=line.seat, name=line.name,
+                                              text=line.text, created=line.at))
+
+        return self.write(call)
+
+    def set_status(self, table_id: str, status: str, settings: dict[str, Any] | None = None,
+                   fence: int | None = None) -> asyncio.Future[None]:
         """Change a table's status (and settings)."""
         values: dict[str, Any] = {"status": status, "updated": time.time()}
         if settings is not None:
             values["settings"] = json.dumps(settings)
 
         def call(conn: Connection) -> None:
+            _check_fence(conn, table_id, fence)
             conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
 
         return self.write(call)
 
     def save_sheet(self, sheet_id: str, record: dict[str, Any], created: bool = False,
-                   undo: Sequence[dict[str, Any]] = ()) -> asyncio.Future[None]:
-        """Store a scorekeeper sheet's record and undo history (insert it if ``created``)."""
+                   undo: Sequence[dict[str, Any]] = (), rev: int | None = None) -> asyncio.Future[int]:
+        """Store a scorekeeper sheet's record and undo history (insert it if ``created``); the
+        result is the sheet's new revision. ``rev``: the revision the change was made on — if
+        the stored sheet has moved on meanwhile (another process changed it), nothing is written
+        and :class:`Conflict` is raised."""
         now = time.time()
         record_text = json.dumps(record, ensure_ascii=False)
         undo_text = json.dumps(list(undo), ensure_ascii=False)
 
-        def call(conn: Connection) -> None:
+        def call(conn: Connection) -> int:
             if created:
                 conn.execute(sheets.insert().values(id=sheet_id, created=now, updated=now, record=record_text,
-                                                    undo=undo_text))
-            else:
-                conn.execute(update(sheets).where(sheets.c.id == sheet_id).values(updated=now, record=record_text,
-                                                                                   undo=undo_text))
+                                                    undo=undo_text, rev=0))
+                return 0
+            query = update(sheets).where(sheets.c.id == sheet_id)
+            if rev is not None:
+                query = query.where(sheets.c.rev == rev)
+            done = conn.execute(query.values(updated=now, record=record_text, undo=undo_text, rev=sheets.c.rev + 1))
+            if done.rowcount != 1:
+                raise Conflict(f"scoresheet {sheet_id} changed meanwhile")
+            return (rev + 1) if rev is not None else int(conn.execute(
+                select(sheets.c.rev).where(sheets.c.id == sheet_id)).scalar_one())
 
         return self.write(call)
 
@@ -505,7 +660,8 @@ class Store:
             found: dict[str, StoredTable] = {}
             for row in conn.execute(query.order_by(game_tables.c.created)):
                 found[row.id] = StoredTable(TableRow(row.id, row.created, row.status, json.loads(row.rules),
-                                                     json.loads(row.settings)), [])
+                                                     json.loads(row.settings)), [],
+                                            fair=json.loads(row.fair) if row.fair else None)
             if not found:
                 return []
             keys = list(found)
@@ -519,6 +675,11 @@ class Store:
                     if row.seq != len(stored.actions):
                         raise StoreError(f"table {row.table_id}: action {len(stored.actions)} is missing")
                     stored.actions.append(orjson.loads(row.action))
+                latest = select(chat, func.row_number().over(partition_by=chat.c.table_id, order_by=chat.c.id.desc())
+                                .label("back")).where(chat.c.table_id.in_(chunk)).subquery()
+                for row in conn.execute(select(latest).where(latest.c.back <= CHAT_LOADED)
+                                        .order_by(latest.c.table_id, latest.c.id)):
+                    found[row.table_id].chat.append(ChatLine(row.id, row.seat, row.name, row.text, row.created))
             return list(found.values())
 
     def load_table(self, table_id: str) -> StoredTable | None:
@@ -526,22 +687,67 @@ class Store:
         found = self.load_tables(ids=[table_id])
         return found[0] if found else None
 
+    def load_table_row(self, table_id: str) -> TableRow | None:
+        """A table's row (its status, rules and settings), without its seats and actions."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
+        if row is None:
+            return None
+        return TableRow(row.id, row.created, row.status, json.loads(row.rules), json.loads(row.settings))
+
+    def load_seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats as stored."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+        return [SeatRow(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in rows]
+
+    def load_actions(self, table_id: str, start: int) -> list[dict[str, Any]]:
+        """A table's stored actions from the ``start``-th on, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions.c.seq, actions.c.action).where(
+                actions.c.table_id == table_id, actions.c.seq >= start).order_by(actions.c.seq)).all()
+        out: list[dict[str, Any]] = []
+        for row in rows:
+            if row.seq != start + len(out):
+                raise StoreError(f"table {table_id}: action {start + len(out)} is missing")
+            out.append(orjson.loads(row.action))
+        return out
+
     def table_exists(self, table_id: str) -> bool:
         with self.engine.connect() as conn:
             return conn.execute(select(game_tables.c.id).where(game_tables.c.id == table_id)).first() is not None
 
-    def load_sheet(self, sheet_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        """A scorekeeper sheet's record and undo history, or ``None``."""
+    def load_sheet(self, sheet_id: str) -> StoredSheet | None:
+        """A scorekeeper sheet's record, undo history and revision, or ``None``."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(sheets.c.record, sheets.c.undo).where(sheets.c.id == sheet_id)).first()
+            row = conn.execute(select(sheets.c.record, sheets.c.undo, sheets.c.rev)
+                               .where(sheets.c.id == sheet_id)).first()
         if row is None:
             return None
         undo = json.loads(row.undo) if row.undo else []
-        return json.loads(row.record), [entry for entry in undo if isinstance(entry, dict)]
+        return StoredSheet(json.loads(row.record), [entry for entry in undo if isinstance(entry, dict)], row.rev)
+
+    def sheet_revision(self, sheet_id: str) -> int | None:
+        """A scorekeeper sheet's revision (how many times it was saved), or ``None``."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(sheets.c.rev).where(sheets.c.id == sheet_id)).scalar()
+        return None if found is None else int(found)
 
     def count_actions(self, table_id: str) -> int:
         with self.engine.connect() as conn:
             return len(conn.execute(select(actions.c.seq).where(actions.c.table_id == table_id)).all())
+
+
+def _check_fence(conn: Connection, table_id: str, fence: int | None) -> None:
+    """Raise :class:`FencedOut` unless ``fence`` is still the table's fencing token (``None``: a
+    single process, nothing to check). The row stays locked until the transaction ends, so a
+    new owner's :meth:`Store.take_fence` waits for this write or comes before it."""
+    if fence is None:
+        return
+    done = conn.execute(update(game_tables).where(game_tables.c.id == table_id, game_tables.c.fence == fence)
+                        .values(fence=game_tables.c.fence))
+    if done.rowcount != 1:
+        raise FencedOut(f"table {table_id}: the fencing token {fence} is no longer the owner's")
 
 
 def _settle(jobs: list[_Job]) -> None:
@@ -552,7 +758,7 @@ def _settle(jobs: list[_Job]) -> None:
         if future.done():  # cancelled: nobody waits any more
             continue
         if job.error is not None:
-            future.set_exception(StoreError(str(job.error)))
+            future.set_exception(job.error if isinstance(job.error, StoreError) else StoreError(str(job.error)))
         else:
             future.set_result(job.result)
 
@@ -565,10 +771,17 @@ def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
 def _migrate(conn: Connection, version: int) -> None:
     """Bring a database of schema ``version`` up to :data:`SCHEMA_VERSION` (the tables
     ``create_all`` made are already current; older tables get their new columns)."""
-    if version < 2:
-        columns = {column["name"] for column in inspect(conn).get_columns("ohhell_sheets")}
-        if "undo" not in columns:
-            conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN undo TEXT"))
+    sheet_columns = {column["name"] for column in inspect(conn).get_columns("ohhell_sheets")}
+    table_columns = {column["name"] for column in inspect(conn).get_columns("ohhell_tables")}
+    if version < 2 and "undo" not in sheet_columns:
+        conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN undo TEXT"))
+    if version < 5 and "fair" not in table_columns:
+        conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fair TEXT"))
+    if version < 4:
+        if "fence" not in table_columns:
+            conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0"))
+        if "rev" not in sheet_columns:
+            conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN rev INTEGER NOT NULL DEFAULT 0"))
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:

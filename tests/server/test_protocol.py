@@ -97,7 +97,7 @@ def test_whole_games_leak_no_hidden_card(live_server: LiveServer, variant: str) 
         assert check_messages(truth, seat, client.received) > 10
         assert client.state["version"] == len(stored.actions)
         assert client.state["totals"] == truth.final.totals
-        expected = {"stale", "not-your-seat", "not-allowed", "out-of-turn", "illegal", "game-over"}
+        expected = {"stale", "not-your-seat", "not-allowed", "out-of-turn", "illegal", "game-over", "too-late"}
         assert {error["code"] for error in client.errors} <= expected, client.errors
     assert check_messages(truth, None, spectator.received) > 10
     assert all(message.get("changes", {}).get("hand", []) == [] for message in spectator.received)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ohhell.server.store import SeatRow, Store, StoreError, TableRow
+from ohhell.server.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
 
 TABLES = 40
 MOVES = 5
@@ -116,7 +116,8 @@ def test_sheets_keep_their_undo_history(store_url: tuple[str, str]) -> None:
         await store.save_sheet("sheet-0001", record, undo=earlier)
 
     asyncio.run(scenario())
-    assert store.load_sheet("sheet-0001") == (record, earlier)
+    found = store.load_sheet("sheet-0001")
+    assert found is not None and (found.record, found.undo, found.rev) == (record, earlier, 1)
     assert store.load_sheet("sheet-9999") is None
     store.close()
 
@@ -133,10 +134,11 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_sheets(tmp_path: Path) ->
         conn.execute("INSERT INTO ohhell_sheets VALUES ('old-sheet', 1.0, 1.0, '{\"format\": \"ohhell/1\"}')")
     store = Store(f"sqlite:///{path}")
     store.start()
-    assert store.load_sheet("old-sheet") == ({"format": "ohhell/1"}, [])
+    found = store.load_sheet("old-sheet")
+    assert found is not None and (found.record, found.undo, found.rev) == ({"format": "ohhell/1"}, [], 0)
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM ohhell_schema").fetchall() == [(2,)]
+        assert conn.execute("SELECT version FROM ohhell_schema").fetchall() == [(SCHEMA_VERSION,)]
     newer = tmp_path / "newer.db"
     with sqlite3.connect(newer) as conn:
         conn.execute("CREATE TABLE ohhell_schema (version INTEGER PRIMARY KEY)")

@@ -7,6 +7,7 @@ import asyncio
 import itertools
 import json
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +51,9 @@ class Client:
         self._acted_at: int | None = None
         self._errors_at_act = 0
         self._last_act = 0.0
+        self.contributes = True
+        """Answer each deal's commitment with a contribution (provably fair deals)."""
+        self.contributions: dict[int, str] = {}
 
     async def connect(self) -> Client:
         self.ws = await websockets.connect(self.ws_url, max_size=1 << 22)
@@ -80,9 +84,23 @@ class Client:
                     self.state.update(message["changes"])
                 elif message["type"] == "error":
                     self.errors.append(message)
+                if message["type"] == "fair" and "commitment" in message:
+                    self._contribute(message["hand"])
+                elif message["type"] == "state":
+                    fair = self.state.get("table", {}).get("fair")
+                    if fair and fair.get("open"):  # a deal announced before we came
+                        self._contribute(fair["hand"])
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass
+
+    def _contribute(self, hand: int) -> None:
+        """As the browser does: 32 random bytes of our own for the coming deal, once per hand."""
+        if not self.contributes or not self.token or hand in self.contributions:
+            return
+        value = secrets.token_hex(32)
+        self.contributions[hand] = value
+        asyncio.get_running_loop().create_task(self.send({"type": "contribute", "hand": hand, "value": value}))
 
     async def send(self, message: dict[str, Any] | str) -> None:
         assert self.ws is not None
