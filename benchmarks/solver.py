@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from ohhell import fastsim
 from ohhell.analysis import solver
-from ohhell.analysis.solver import OpenHand, can_force, forcible
+from ohhell.analysis.solver import OpenHand, can_force, forcible, last_nodes
 from ohhell.cards import SUIT_MASKS
 
 PLAYERS = 4
@@ -117,6 +117,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     dds_rng = random.Random(args.seed + 1)
     bid_times: list[float] = []
+    bid_nodes: list[int] = []
     any_times: list[float] = []
     set_times: list[float] = []
     dds_times: list[float] = []
@@ -126,6 +127,7 @@ def main() -> None:
         if index < args.positions:
             position, seat, bid = random_position(rng)
             bid_times.append(timed(lambda: can_force(position, seat, bid), "bid"))  # noqa: B023
+            bid_nodes.append(last_nodes())
             forced += can_force(position, seat, bid)
             other = rng.randrange(SIZE + 1)
             any_times.append(timed(lambda: can_force(position, seat, other)))  # noqa: B023
@@ -138,6 +140,7 @@ def main() -> None:
     print(summary("  every forcible b at once", set_times))
     ours = statistics.median(bid_times)
     print(f"target: median <= 5 ms for 4x10: {'met' if ours <= 5.0 else 'NOT met'} ({ours:.3f} ms)")
+    print(f"positions searched per question (the same on any machine): median {statistics.median(bid_nodes):.0f}")
     print(f"processor time, median: ours {statistics.median(CPU_TIMES['bid']):.3f} ms"
           + (f", DDS {statistics.median(CPU_TIMES['dds']):.3f} ms" if "dds" in CPU_TIMES else ""))
     if dds_times:
