@@ -27,6 +27,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "arena": "ohhell.arena:arena_command",
     "bot-stdio": "ohhell.bots.external:bot_stdio_command",
     "language": "ohhell.i18n_cli:language",
+    "analyze": "ohhell.analysis.cli:analyze",
     "verify": "ohhell.verify_cli:verify",
 }
 

@@ -925,6 +925,7 @@ class GameOverScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", _("New game")),
         Binding("p", "scores", _("Scores")),
+        Binding("a", "analysis", _("Analysis")),
         Binding("x", "export", _("Export")),
         Binding("q", "quit", _("Quit")),
     ]
@@ -981,6 +982,11 @@ class GameOverScreen(Screen[None]):
 
     def action_export(self) -> None:
         self.app.push_screen(ExportScreen(self.session))
+
+    def action_analysis(self) -> None:
+        from ohhell.tui.analysis_screen import AnalysisScreen  # the analysis' own module
+
+        self.app.push_screen(AnalysisScreen(self.session.record(), self.session.names))
 
     def action_quit(self) -> None:
         app = self.app
