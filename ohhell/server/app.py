@@ -38,6 +38,7 @@ from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server import accounts_api
+from ohhell.server.analyses import Analyses
 from ohhell.server.config import ServerConfig
 from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
@@ -103,6 +104,7 @@ class Server:
         self.store = Store(config.database, sqlite_sync=config.sqlite_sync)
         self.tables = TableManager(self.store, config)
         self.sheets = SheetService(self.store, shared=config.broker is not None)
+        self.analyses = Analyses(self.store)
         self.cluster: Cluster | None = None
         self._created: dict[str, deque[float]] = defaultdict(deque)
 
@@ -127,6 +129,7 @@ class Server:
 
     async def stop(self) -> None:
         self.tables.close()
+        self.analyses.close()
         if self.cluster is not None:
             await self.cluster.close()
         self.store.close()
@@ -432,6 +435,31 @@ async def api_record(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="ohhell-{code}.json"'})
 
 
+async def api_analysis(request: Request) -> Response:
+    """The post-game analysis of a finished game (``ohhell analyze``, docs/analysis.md): made
+    once, in a worker process, and kept. While it is being made the answer is 202 with
+    ``{"status": "running"}``; ask again (``?wait=SECONDS``, at most 30, waits for it here)."""
+    found = await _table_record(request)
+    if isinstance(found, Response):
+        return found
+    (code, record), language = found
+    table = await _table(request)
+    if table is None or not table.state.is_terminal():
+        return _error(409, _t(language, N_("The game is not over yet.")))
+    try:
+        wait = min(30.0, max(0.0, float(request.query_params.get("wait", "0"))))
+    except ValueError:
+        wait = 0.0
+    try:
+        result = await _server(request).analyses.get(code, record, wait)
+    except Exception:
+        log.exception("table %s: the analysis failed", code)
+        return _error(500, _t(language, N_("The analysis of this game failed.")))
+    if result is None:
+        return JSONResponse({"status": "running"}, status_code=202)
+    return JSONResponse({"status": "done", "analysis": result})
+
+
 async def api_verify(request: Request) -> Response:
     """Each finished hand of a table checked as ``ohhell verify`` checks a record: were its
     cards dealt from the committed seed and the players' contributions?"""
@@ -695,6 +723,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{code}/join", api_join, methods=["POST"]),
         Route("/api/tables/{code}/record", api_record),
         Route("/api/tables/{code}/verify", api_verify),
+        Route("/api/tables/{code}/analysis", api_analysis),
         Route("/api/sheets", api_create_sheet, methods=["POST"]),
         Route("/api/sheets/{sheet}", api_sheet),
         Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),

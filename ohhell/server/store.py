@@ -144,6 +144,14 @@ chat = Table(
 )
 """A table's chat: ``id`` counts the lines of the table from 0; ``seat`` is null for a spectator."""
 
+analyses = Table(
+    "ohhell_analyses", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("result", Text, nullable=False),
+)
+"""The post-game analysis of finished games (``ohhell.analysis``), JSON, computed once."""
+
 schema_info = Table(
     "ohhell_schema", metadata,
     Column("version", Integer, primary_key=True),
@@ -547,6 +555,22 @@ class Store:
         with self.engine.connect() as conn:
             found = conn.execute(select(game_tables.c.fair).where(game_tables.c.id == table_id)).scalar()
         return json.loads(found) if found else None
+
+    def save_analysis(self, table_id: str, result: dict[str, Any]) -> asyncio.Future[None]:
+        """Keep a finished game's analysis (a second one of the same game is dropped)."""
+        text_value = orjson.dumps(result).decode()
+
+        def call(conn: Connection) -> None:
+            if conn.execute(select(analyses.c.table_id).where(analyses.c.table_id == table_id)).first() is None:
+                conn.execute(analyses.insert().values(table_id=table_id, created=time.time(), result=text_value))
+
+        return self.write(call)
+
+    def load_analysis(self, table_id: str) -> dict[str, Any] | None:
+        """A finished game's analysis, if it has been made."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(analyses.c.result).where(analyses.c.table_id == table_id)).scalar()
+        return orjson.loads(found) if found else None
 
     def take_fence(self, table_id: str) -> asyncio.Future[int]:
         """Make this process the table's owner in the database: a new fencing token, greater than

@@ -274,3 +274,31 @@ def test_players_are_told_when_an_external_bot_is_replaced(tmp_path: Path) -> No
         run_async(scenario())
     finally:
         live.stop()
+
+
+def test_the_analysis_of_a_finished_game_is_made_once_and_kept(server: LiveServer) -> None:
+    async def scenario() -> str:
+        created = create_table(server.url, "Ann", players=3, seats=["random", "basic"], knobs=ONE_HAND)
+        code = created["code"]
+        ann = await Client(server.ws_url, code, created["token"]).connect()
+        early = httpx.get(f"{server.url}/api/tables/{code}/analysis", timeout=10)
+        assert early.status_code == 409  # not over yet
+        rng = __import__("random").Random(5)
+        while not ann.state.get("game_over"):
+            action = ann.my_move(rng)
+            if action is not None:
+                await ann.act(action)
+            await asyncio.sleep(0.01)
+        await ann.close()
+        return str(code)
+
+    code = run_async(scenario())
+    first = httpx.get(f"{server.url}/api/tables/{code}/analysis", timeout=10)
+    assert first.status_code in (200, 202)
+    done = httpx.get(f"{server.url}/api/tables/{code}/analysis?wait=30", timeout=60)
+    assert done.status_code == 200, done.text
+    analysis = done.json()["analysis"]
+    assert len(analysis["hands"]) == 1 and analysis["players"] == 3 and len(analysis["seats"]) == 3
+    store = Store(server.database)
+    assert store.load_analysis(str(code)) == analysis  # kept: the next request reads it
+    store.close()
