@@ -54,6 +54,8 @@ PRESENCE_HOLDS: Final = 4.0
 """How long an owner trusts a mirror's report of its connections without a new one."""
 OWNER_SILENT: Final = 2.5
 """How long a mirror waits without a word from the owner before it looks at the lease."""
+UNATTENDED_EVERY: Final = 10
+"""Every this many beats a process looks for unattended tables nobody runs."""
 MIRROR_KEPT: Final = 30.0
 """How long a mirror with no connection is kept (a reload comes back to it)."""
 
@@ -325,13 +327,26 @@ class Cluster:
     # ------------------------------------------------------------------ every second
 
     async def _beat(self) -> None:
+        beats = 0
         while True:
             await asyncio.sleep(BEAT)
+            beats += 1
             try:
                 await self._renew()
                 await self._watch_mirrors()
+                if beats % UNATTENDED_EVERY == 1:
+                    await self._adopt_unattended()
             except Exception as error:  # Redis away: the fencing token keeps every write safe
                 log.warning("the cluster's heartbeat failed (%s)", error)
+
+    async def _adopt_unattended(self) -> None:
+        """Run the tables that play with nobody connected (a duplicate event's tables of bots)
+        whose owner is gone: nobody would come and ask for them."""
+        for code in await asyncio.to_thread(self.store.unattended_tables):
+            if code not in self.manager.tables and await self.broker.owner(code) is None:
+                self.manager.mirrors.pop(code, None)
+                if await self.broker.acquire(code):
+                    await self._own(code)
 
     async def _renew(self) -> None:
         owned = dict(self.manager.tables)

@@ -719,6 +719,14 @@ class Store:
             return None
         return TableRow(row.id, row.created, row.status, json.loads(row.rules), json.loads(row.settings))
 
+    def unattended_tables(self) -> list[str]:
+        """The playing tables that play on with nobody connected (settings ``extra.unattended``:
+        a duplicate event's tables of bots)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(game_tables.c.id, game_tables.c.settings)
+                                .where(game_tables.c.status == "playing")).all()
+        return [row.id for row in rows if json.loads(row.settings).get("extra", {}).get("unattended")]
+
     def load_seats(self, table_id: str) -> list[SeatRow]:
         """A table's seats as stored."""
         with self.engine.connect() as conn:

@@ -1365,6 +1365,8 @@ class TableManager:
     @staticmethod
     def _idle(table: LiveTable) -> bool:
         nobody = not table.connections and not any(p.seats or p.spectators for p in table.remote.values())
+        if table.status == PLAYING and table.settings.extra.get("unattended"):
+            return False  # it plays on with nobody there (a duplicate event's table of bots)
         return nobody and table.status in (FINISHED, PLAYING)
 
     def let_go(self, table: LiveTable) -> None:
