@@ -343,10 +343,10 @@ class Cluster:
         """Run the tables that play with nobody connected (a duplicate event's tables of bots)
         whose owner is gone: nobody would come and ask for them."""
         for code in await asyncio.to_thread(self.store.unattended_tables):
-            if code not in self.manager.tables and await self.broker.owner(code) is None:
-                self.manager.mirrors.pop(code, None)
-                if await self.broker.acquire(code):
-                    await self._own(code)
+            if code in self.manager.tables or code in self.manager.mirrors:
+                continue  # run here already, or watched here (a mirror takes over by itself)
+            if await self.broker.owner(code) is None and await self.broker.acquire(code):
+                await self._own(code)
 
     async def _renew(self) -> None:
         owned = dict(self.manager.tables)
