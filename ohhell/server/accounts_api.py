@@ -12,6 +12,7 @@ served from ``/api/account…`` to that account's session; the public pages (``/
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 from collections.abc import Awaitable, Callable
@@ -21,14 +22,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ohhell.i18n import N_, normalize_language, translations
+from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.server.accounts import AccountError, Session, SignedIn
 from ohhell.server.community import Community, table_extra
 from ohhell.server.csrf import CSRF_HEADER, origin_allowed, token_matches
 from ohhell.server.daily import DailyService
 from ohhell.server.events import EventService
 from ohhell.server.ratings import FAMILIES, FAMILY_NAMES, account_ratings, leaderboard, rating_chart
-from ohhell.server.stats import game_json, player_statistics, results_for_account, results_for_bot
+from ohhell.server.stats import embargo_of, game_json, player_statistics, results_for_account, results_for_bot
 from ohhell.server.texts import pick_language
 
 SESSION_COOKIE: Final = "ohhell_session"
@@ -442,4 +443,25 @@ def install(app: Any, server: Any, config: Any = None) -> Community:
 
     hub.finish_listeners.append(daily_finished)
     server.tables.on_finished.append(hub.game_finished)
+
+    async def private_until_over(table: Any) -> str | None:
+        """A duplicate event's table, or a daily deal's game, is nobody's to watch, download
+        or analyse but its seats' until the event (the day) is over: the same cards are still
+        to be played elsewhere."""
+        embargo = embargo_of(table_extra(table))
+        if embargo is None:
+            return None
+        lifted = await asyncio.to_thread(lambda: _lifted(hub, embargo))
+        if lifted:
+            return None
+        if embargo.startswith("daily:"):
+            return _("This is one of today's daily deals: it can be watched once the day is over.")
+        return _("This table plays in a duplicate event: it can be watched once the event is over.")
+
+    server.tables.look_guards.append(private_until_over)
     return hub
+
+
+def _lifted(hub: Community, embargo: str) -> bool:
+    with hub.store.engine.connect() as conn:
+        return embargo in hub.lifted(conn, {embargo})

@@ -413,12 +413,15 @@ async def api_join(request: Request) -> Response:
 
 async def _table_record(request: Request) -> tuple[TableRecord, str] | Response:
     """The table of the request and its record (with the fairness of the revealed hands), or
-    the error response: no such table, or no hand to show yet."""
+    the error response: no such table, one that is private for now, or no hand to show yet."""
     table = await _table(request)
     language = _language(request)
     if table is None:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
+        reason = await _server(request).tables.why_private(table)
+        if reason is not None:
+            return _error(403, reason)
         try:
             return (table.code, await table.full_record()), language
         except OhHellError as error:
@@ -616,6 +619,11 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
             raise ProtocolError("no-such-table", message_id=message.message_id)
         token = message.data.get("token")
         name = message.data.get("name")
+        if not (isinstance(token, str) and token):  # a spectator: is the table open to watch yet?
+            with speaking(conn.language):
+                reason = await server.tables.why_private(found)
+            if reason is not None:
+                raise ProtocolError("private", reason, message.message_id)
         await found.attach(conn, token if isinstance(token, str) and token else None,
                            clean_text(name, config.max_name_length) or None if isinstance(name, str) else None,
                            message.message_id)

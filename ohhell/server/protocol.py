@@ -76,6 +76,7 @@ ERRORS: Final[dict[str, str]] = {
     "no-deal-open": N_("No deal is waiting for contributions now."),
     "bad-contribution": N_("That contribution to the deal was refused."),
     "too-late": N_("The cards were dealt before your contribution arrived; it was not used."),
+    "private": N_("This table cannot be watched yet."),
 }
 """Every error code the server sends, with the text a person reads (translated per connection)."""
 

@@ -40,7 +40,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
@@ -1174,6 +1174,11 @@ class TableManager:
         """This process's part in a site of several processes (``--broker``), else ``None``."""
         self.mirrors: dict[str, TableMirror] = {}
         """The tables other processes own that this one holds connections to."""
+        self.look_guards: list[Callable[[TableRoom], Awaitable[str | None]]] = []
+        """Asked before anyone but the table's own seats looks at it (a spectator's hello, the
+        record, the verdicts, the analysis): a reason (translated) why not yet, or ``None``. A
+        duplicate event's table is private until the event is over (its cards are still to be
+        played at the other tables)."""
         self.on_finished: list[Callable[[LiveTable], Any]] = []
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
@@ -1368,6 +1373,14 @@ class TableManager:
         if table.status == PLAYING and table.settings.extra.get("unattended"):
             return False  # it plays on with nobody there (a duplicate event's table of bots)
         return nobody and table.status in (FINISHED, PLAYING)
+
+    async def why_private(self, table: TableRoom) -> str | None:
+        """Why nobody but the table's seats may look at it now (:attr:`look_guards`), or ``None``."""
+        for guard in self.look_guards:
+            reason = await guard(table)
+            if reason is not None:
+                return reason
+        return None
 
     def let_go(self, table: LiveTable) -> None:
         """Stop running ``table`` in this process: unloaded, or owned by another process now.

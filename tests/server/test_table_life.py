@@ -302,3 +302,49 @@ def test_the_analysis_of_a_finished_game_is_made_once_and_kept(server: LiveServe
     store = Store(server.database)
     assert store.load_analysis(str(code)) == analysis  # kept: the next request reads it
     store.close()
+
+
+def test_a_private_table_cannot_be_watched_or_downloaded_by_others(server: LiveServer) -> None:
+    """A table of a duplicate event (or a daily deal) is private until it is over everywhere:
+    no spectator, no record, verdicts or analysis — its seats still play."""
+    app_state = _app_state(server)
+    app_state.server.tables.look_guards.append(_daily_guard)
+
+    async def scenario() -> None:
+        created = create_table(server.url, "Ann", players=3, seats=["random", "random"], knobs=ONE_HAND)
+        code = created["code"]
+        _PRIVATE.add(code)
+        ann = await Client(server.ws_url, code, created["token"]).connect()  # a seat: welcome
+        spectator = Client(server.ws_url, code)
+        spectator.ws = await websockets.connect(server.ws_url)
+        spectator._reader = asyncio.create_task(spectator._read())
+        await spectator.send({"type": "hello", "table": code, "id": "h"})
+        await spectator.wait_for(lambda: bool(spectator.errors))
+        assert spectator.errors[0]["code"] == "private" and spectator.errors[0]["id"] == "h"
+        assert "daily" in spectator.errors[0]["detail"]
+        for path in ("record", "verify", "analysis"):
+            answer = httpx.get(f"{server.url}/api/tables/{code}/{path}", timeout=10)
+            assert answer.status_code == 403, path
+        _PRIVATE.discard(code)  # the day is over: it may be looked at (here: no hand finished yet)
+        assert httpx.get(f"{server.url}/api/tables/{code}/record", timeout=10).status_code == 409
+        watcher = await Client(server.ws_url, code).connect()
+        assert watcher.welcome is not None
+        await watcher.close()
+        await spectator.close()
+        await ann.close()
+
+    try:
+        run_async(scenario())
+    finally:
+        app_state.server.tables.look_guards.remove(_daily_guard)
+
+
+_PRIVATE: set[str] = set()
+
+
+async def _daily_guard(table: Any) -> str | None:
+    return "one of today's daily deals" if table.code in _PRIVATE else None
+
+
+def _app_state(server: LiveServer) -> Any:
+    return server.server.config.loaded_app.app.state  # uvicorn's app, under its middleware
