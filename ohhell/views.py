@@ -126,6 +126,10 @@ class SeatView:
     """Whether this seat cannot see its own cards (Devil's Bridge, last hand)."""
     scoresheet: bool = False
     names: tuple[str, ...] = field(default=())
+    hook_bid: int | None = None
+    """The bid the hook forbids the dealer, for every seat to see (:attr:`forbidden_bid` is the
+    dealer's own: which bids it may not make; this one explains the dealer's choice to the
+    others). ``None`` when the hook does not bite."""
     closing_trick: CompletedTrick | None = None
     """Between two hands (until the next deal): the last trick of the hand just finished, so a
     table can still show it and gather it to its winner. Public: every card of it was played."""
@@ -203,6 +207,7 @@ class SeatView:
             "game_over": self.game_over,
             "winners": list(self.winners),
             "scoresheet": self.scoresheet,
+            "hook_bid": self.hook_bid,
             "closing_trick": None if self.closing_trick is None else {
                 "leader": self.closing_trick.leader, "cards": trick(self.closing_trick.cards),
                 "winner": self.closing_trick.winner},
@@ -336,7 +341,9 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         "_changer": state.bid_changer() if in_play else None,
         "_forbidden": state.forbidden_bid(),
         "_blind": dealt and state.is_blind_hand,
-        "_secret": state.rules.bidding == "simultaneous",
+        # The hook's forbidden bid follows from the open bids before the dealer's: everyone's to
+        # know (simultaneous bidding has no hook).
+        "hook_bid": state.forbidden_bid() if state.rules.bidding == "in-turn" else None,
     }
 
 
@@ -397,9 +404,7 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: d
         bids=bids,
         has_bid=has_bid,
         legal_actions=legal,
-        # The hook's forbidden bid follows from the bids before the dealer's: open bids make it
-        # everyone's to know; secret (simultaneous) bids keep it the dealer's.
-        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer or not public["_secret"] else None,
+        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer else None,
         can_change_bid=seat is not None and public["_changer"] == seat,
         blind=blind and seat is not None,
     )
@@ -473,6 +478,7 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             totals=tuple(data["totals"]), finished_hands=summaries, game_over=bool(data["game_over"]),
             winners=tuple(data["winners"]), blind=bool(data.get("blind", False)),
             scoresheet=bool(data.get("scoresheet", False)),
+            hook_bid=data.get("hook_bid"),
             closing_trick=None if not data.get("closing_trick") else CompletedTrick(
                 int(data["closing_trick"]["leader"]), _trick(data["closing_trick"]["cards"]),
                 int(data["closing_trick"]["winner"])),

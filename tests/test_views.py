@@ -152,7 +152,8 @@ def test_the_closing_trick_stays_in_view_until_the_next_deal() -> None:
 
 def test_the_hooks_forbidden_bid_is_everyones_to_see() -> None:
     """The hook follows from the open bids before the dealer's (simultaneous bidding has no
-    hook), so every seat is told it, to explain it."""
+    hook), so every seat is told it (``hook_bid``), to explain it; ``forbidden_bid`` stays the
+    dealer's own (and a spectator's)."""
     state = Game(preset("classic", players=3)).new_initial_state(first_dealer=0)
     rng = random.Random(1)
     while state.is_chance_node():
@@ -161,4 +162,6 @@ def test_the_hooks_forbidden_bid_is_everyones_to_see() -> None:
         state.apply(state.legal_actions(state.turn)[0])
     assert state.turn == state.dealer
     for viewer in (0, 1, 2, None):
-        assert seat_view(state, viewer).forbidden_bid == state.forbidden_bid()
+        assert seat_view(state, viewer).hook_bid == state.forbidden_bid()
+        shown = seat_view(state, viewer).forbidden_bid
+        assert shown == (state.forbidden_bid() if viewer in (state.dealer, None) else None)

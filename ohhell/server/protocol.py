@@ -290,7 +290,7 @@ STATE_FIELDS: Final = (
     "trump", "turn_up", "hand", "blind", "visible_hands", "hand_counts", "bid_order", "bids", "has_bid",
     "bidding_complete", "tricks_won", "completed_tricks", "current_trick", "trick_suit", "joker_high", "turn",
     "actors", "legal_actions", "forbidden_bid", "can_change_bid", "totals", "finished_hands", "game_over", "winners",
-    "closing_trick",
+    "closing_trick", "hook_bid",
 )
 """The fields of a ``state`` message about the game, in order: those of :meth:`SeatView.to_json`
 but the rules (``welcome`` carries them once) and ``scoresheet``, with finished hands without
