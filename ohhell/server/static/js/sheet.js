@@ -16,6 +16,13 @@ function trumpMark(trump) {
  * being played); `extra(index)`: an optional last cell per row (the scorekeeper's Edit).
  */
 export function ScoreTable({ names, hands, totals, extra, highlight }) {
+  // Running totals: a table's finished hands carry them, the scorekeeper's are summed here.
+  const sums = names.map(() => 0);
+  const running = hands.map((h) => {
+    if (!h.scores) return null;
+    h.scores.forEach((points, seat) => { sums[seat] += points; });
+    return h.totals || [...sums];
+  });
   return html`<div class="sheet-scroll" tabindex="0" role="region" aria-label=${t("score_sheet")}>
     <table class="score-table">
       <thead><tr>
@@ -32,7 +39,7 @@ export function ScoreTable({ names, hands, totals, extra, highlight }) {
           const made = scored && bid === tricks;
           return html`<td key=${seat} class=${"cell " + (scored ? (made ? "made" : "missed") : "") + (h.dealer === seat ? " dealt" : "")}>
             <span class="bt">${bid ?? "–"}/${tricks ?? "–"}</span>
-            ${scored ? html`<span class="pts">${h.scores[seat] > 0 ? "+" : ""}${h.scores[seat]}</span><span class="run">${h.totals[seat]}</span>` : null}
+            ${scored ? html`<span class="pts">${h.scores[seat] > 0 ? "+" : ""}${h.scores[seat]}</span><span class="run">${running[index][seat]}</span>` : null}
           </td>`;
         })}
         ${extra ? html`<td>${extra(index)}</td>` : null}

@@ -375,6 +375,7 @@ export class TablePage {
     const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
     return html`<div class=${classes}>
       ${this.topBar(s, names, forbidden)}
+      <div class="table-body"><div class="play-area">
       ${ui.notice ? html`<p class="notice" role="alert" onClick=${() => { ui.notice = ""; this.update(); }}>${ui.notice}</p>` : null}
       ${s.table.paused ? html`<p class="notice paused" role="status">${t("paused")}</p>` : null}
       ${away ? html`<p class="notice away" role="alert">${t("away_notice")} <button type="button" class="primary" id="back"
@@ -401,7 +402,8 @@ export class TablePage {
           <${Hand} cards=${hand} playable=${playing ? plays : new Set()} myTurn=${playing} width=${ui.handWidth} cardWidth=${ui.cardWidth}
             hinted=${hintedCard} dealer=${s.dealer} onPlay=${(card) => this.act({ type: "play", card })} />
         </div>` : me === null ? html`<p class="badge watching-note">${t("spectating")}</p>` : null}
-      ${this.drawer(s, names)}
+      </div>
+      ${this.drawer(s, names)}</div>
     </div>`;
   }
 
@@ -432,8 +434,10 @@ export class TablePage {
         ${t("bids_of", { sum: total.sum, size: total.size })}${verdict ? html` · <b>${verdict}</b>` : null}</span>`;
     }
     const trumpKnown = s.dealt || s.scoresheet;
-    const tool = (name, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (this.ui.panel === name ? " active" : "")}
-      aria-pressed=${this.ui.panel === name ? "true" : "false"} onClick=${() => this.togglePanel(name)}>${label}${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
+    // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
+    const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (this.ui.panel === name ? " active" : "")}
+      aria-pressed=${this.ui.panel === name ? "true" : "false"} title=${label} onClick=${() => this.togglePanel(name)}>
+      <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
     return html`<div class="table-bar">
       <div class="info-bar" id="info-bar">
         <span class="table-code">${t("table_code", { code: this.code })}</span>
@@ -446,13 +450,14 @@ export class TablePage {
         ${this.status === "lost" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
       </div>
       <div class="tools" role="toolbar" aria-label=${t("tools")}>
-        ${tool("sheet", t("score_sheet"), "show-sheet")}
-        ${s.finished_hands.length ? tool("history", t("history"), "show-history") : null}
-        ${tool("chat", t("chat"), "show-chat", this.ui.unread)}
-        ${tool("rules", t("rules"), "show-rules")}
-        ${tool("settings", "⚙", "show-settings")}
         ${s.completed_tricks.length && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${this.ui.peek ? "true" : "false"}
-          onClick=${() => { this.ui.peek = !this.ui.peek; this.update(); }}>${this.ui.peek ? t("hide_last_trick") : t("show_last_trick")}</button>` : null}
+          title=${t("show_last_trick")} onClick=${() => { this.ui.peek = !this.ui.peek; this.update(); }}>
+          <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
+        ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
+        ${s.finished_hands.length ? tool("history", "⟲", t("history"), "show-history") : null}
+        ${tool("chat", "✉", t("chat"), "show-chat", this.ui.unread)}
+        ${tool("rules", "§", t("rules"), "show-rules")}
+        ${tool("settings", "⚙", t("settings"), "show-settings")}
       </div>
     </div>`;
   }

@@ -8,10 +8,13 @@ export function seatPlace(k, count) {
   return { x: 0.5 - 0.5 * Math.sin(angle), y: 0.5 + 0.5 * Math.cos(angle) };
 }
 
-/** Where the k-th seat's card lies in the trick, as fractions of the oval (the felt inside the seats). */
-export function trickPlace(k, count) {
+/**
+ * The direction from the middle of the table to the k-th seat (dx, dy in -1..1); the stylesheet
+ * puts the seat's card that way, as far out as the seats and the card's size allow.
+ */
+export function trickDirection(k, count) {
   const angle = (2 * Math.PI * k) / count;
-  return { x: 0.5 - 0.24 * Math.sin(angle), y: 0.5 + 0.27 * Math.cos(angle) };
+  return { dx: -Math.sin(angle), dy: Math.cos(angle) };
 }
 
 /**
@@ -24,5 +27,5 @@ export function fan(count, width, cardWidth) {
   const natural = cardWidth * 1.08;
   const step = count > 1 ? Math.max(14, Math.min(natural, (width - cardWidth) / (count - 1))) : 0;
   const used = step * (count - 1) + cardWidth;
-  return { step, offset: Math.max(0, (width - used) / 2), tilt: step < cardWidth ? Math.min(2.2, 24 / count) : 0 };
+  return { step, offset: Math.max(0, (width - used) / 2), tilt: step < cardWidth ? Math.min(2, 14 / count) : 0 };
 }

@@ -9,7 +9,8 @@ import { CardFace, suitClass } from "./card.js";
 
 export function Hand({ cards, playable, myTurn, width, cardWidth, hinted, dealer, onPlay }) {
   const box = useRef(null);
-  const layout = fan(cards.length, width, cardWidth);
+  const margin = 10; // the outer cards tilt: keep their corners on the screen
+  const layout = fan(cards.length, Math.max(0, width - 2 * margin), cardWidth);
   const middle = (cards.length - 1) / 2;
   const focusAt = (index) => {
     const buttons = box.current ? box.current.querySelectorAll("button.card") : [];
@@ -37,7 +38,7 @@ export function Hand({ cards, playable, myTurn, width, cardWidth, hinted, dealer
       const classes = ["card", suitClass(card), legal ? "legal" : "", myTurn && !legal ? "dim" : "", hinted === card ? "hinted" : ""].join(" ");
       return html`<button key=${card} type="button" class=${classes} data-card=${card} data-key=${"c-" + card}
           data-from=${dealer !== null ? "seat-" + dealer : undefined} data-order=${i}
-          style=${{ left: `${layout.offset + i * layout.step}px`, "--tilt": `${tilt}deg`, "--lift": `${Math.abs(tilt) * 1.2}px`, zIndex: i + 1 }}
+          style=${{ left: `${margin + layout.offset + i * layout.step}px`, "--tilt": `${tilt}deg`, "--lift": `${Math.abs(tilt) * 1.2}px`, zIndex: i + 1 }}
           aria-label=${label} aria-disabled=${legal ? "false" : "true"} tabindex=${i === tabStop ? 0 : -1}
           onClick=${() => legal && onPlay(card)} onKeyDown=${(e) => onKey(e, i)}
           onPointerDown=${(e) => legal && dragCard(e, e.currentTarget, { drop: dropsOnTable, play: () => onPlay(card) })}>

@@ -79,7 +79,7 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
       <div class="seat-name" title=${name}>${name}</div>
       ${over
         ? html`<div class="seat-score"><b>${s.totals[seat]}</b>${place ? html` · <span class="place">${placeText(place)}</span>` : null}</div>`
-        : html`<div class="seat-score"><b>${s.totals[seat]}</b>${numbers ? html` <span class="bid-tricks" title=${t("tricks") + " / " + t("bid")}>${numbers}</span>` : null}</div>
+        : html`<div class="seat-score"><b title=${t("total")}>${s.totals[seat]}</b>${numbers ? html` <span class="bid-tricks" title=${t("tricks") + " / " + t("bid")}>${numbers}</span>` : null}</div>
           <div class="seat-standing">${standingLine || (info.kind !== "human" || info.online && !info.away ? "" : statusText(info))}</div>`}
     </div>
     ${acting ? html`<span class="turn-arrow" aria-hidden="true"></span>` : null}

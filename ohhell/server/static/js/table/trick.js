@@ -3,14 +3,14 @@
 import { html, useEffect, useRef } from "../html.js";
 import { t, cardSpoken } from "../i18n.js";
 import { sweep } from "../anim.js";
-import { trickPlace } from "./geometry.js";
+import { trickDirection } from "./geometry.js";
 import { Card } from "./card.js";
 
 const HOLD_MS = 700;
 
 function placed(seat, card, k, count, extra, names, still) {
-  const spot = trickPlace(k, count);
-  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} style=${{ "--x": spot.x, "--y": spot.y, "--k": k }}
+  const way = trickDirection(k, count);
+  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}
       data-still=${still ? "" : undefined}>
     <${Card} card=${card} keyName=${still ? undefined : "c-" + card} from=${"seat-" + seat}
       label=${t("played_by", { name: names[seat], card: cardSpoken(card) })} />
