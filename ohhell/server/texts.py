@@ -240,6 +240,7 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "pref_motion": N_("Moving cards"),
     "pref_notify": N_("Notify me when it is my turn and this tab is hidden"),
     "pref_note": N_("These settings are kept in this browser."),
+    "sheet_legend": N_("Each cell: tricks taken / bid, the hand's points, the running total. The dealer's cell is shaded."),
     "no_hands_yet": N_("No hand has been finished yet."),
     "hand_label": N_("Hand"),
     "timer_none": N_("No timer"),

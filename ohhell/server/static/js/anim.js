@@ -27,7 +27,6 @@ export function snapshot(root) {
 export function animate(root, before) {
   if (!before.size || !motionAllowed()) return;
   for (const node of root.querySelectorAll("[data-key]")) {
-    if (node.dataset.still !== undefined) continue;
     let from = before.get(node.dataset.key);
     let fresh = false;
     if (!from && node.dataset.from) {

@@ -25,6 +25,7 @@ export function ScoreTable({ names, hands, totals, extra, highlight }) {
   });
   return html`<div class="sheet-scroll" tabindex="0" role="region" aria-label=${t("score_sheet")}>
     <table class="score-table">
+      <caption class="muted small">${t("sheet_legend")}</caption>
       <thead><tr>
         <th class="sticky" scope="col">#</th>
         ${names.map((name, seat) => html`<th scope="col" key=${seat} class=${highlight === seat ? "me" : ""}>
@@ -38,7 +39,7 @@ export function ScoreTable({ names, hands, totals, extra, highlight }) {
           const bid = h.bids[seat], tricks = h.tricks ? h.tricks[seat] : null, scored = !!h.scores;
           const made = scored && bid === tricks;
           return html`<td key=${seat} class=${"cell " + (scored ? (made ? "made" : "missed") : "") + (h.dealer === seat ? " dealt" : "")}>
-            <span class="bt">${bid ?? "–"}/${tricks ?? "–"}</span>
+            <span class="bt">${tricks ?? "–"}/${bid ?? "–"}</span>
             ${scored ? html`<span class="pts">${h.scores[seat] > 0 ? "+" : ""}${h.scores[seat]}</span><span class="run">${running[index][seat]}</span>` : null}
           </td>`;
         })}

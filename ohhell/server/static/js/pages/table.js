@@ -23,6 +23,7 @@ import { History } from "../table/history.js";
 import { Chat, Reactions } from "../table/chat.js";
 
 const REACTION_MS = 2600;
+const SUMMARY_MIN_MS = 4000;
 
 /** A person's name for a seat: a bot is "Bot 3" (its level is on the seat's status line). */
 export function seatName(seat, index) {
@@ -73,6 +74,7 @@ export class TablePage {
   }
 
   stop() {
+    clearTimeout(this.summaryTimer);
     if (this.socket) this.socket.stop();
     if (this.resizer) this.resizer.disconnect();
     this.unsubscribe();
@@ -224,9 +226,6 @@ export class TablePage {
       ui.summaryHand = s.finished_hands.length - 1;
     }
     if (ui.collecting && s.current_trick.length && !ui.collecting.waiting) ui.collecting = { ...ui.collecting, hurry: true };
-    // The summary stays until dismissed or until the next hand's first card.
-    if (ui.summaryHand !== null && s.phase === "playing" && (s.current_trick.length || s.completed_tricks.length)
-        && s.finished_hands.length - 1 === ui.summaryHand) ui.summaryHand = null;
     if (s.game_over) ui.summaryHand = null;
     // Sounds and the hidden tab's title.
     const mine = isMyTurn(s);
@@ -237,7 +236,22 @@ export class TablePage {
     if (ui.panel === "history" && before && s.finished_hands.length !== before.finished_hands.length) this.send({ type: "history" });
     this.s = s;
     this.pendingAction = null;
+    this.closeSummaryWhenPlayGoesOn();
     this.update();
+  }
+
+  /**
+   * The summary of a hand stays until dismissed, or until the next hand's first card once it
+   * has been seen for a few seconds (it would cover the trick).
+   */
+  closeSummaryWhenPlayGoesOn() {
+    const ui = this.ui, s = this.s;
+    if (ui.summaryHand === null || !s || s.finished_hands.length - 1 !== ui.summaryHand) return;
+    if (!(s.phase === "playing" && (s.current_trick.length || s.completed_tricks.length))) return;
+    const seen = ui.summaryShownAt ? Date.now() - ui.summaryShownAt : 0;
+    if (ui.summaryShownAt && seen >= SUMMARY_MIN_MS) { ui.summaryHand = null; return; }
+    clearTimeout(this.summaryTimer);
+    this.summaryTimer = setTimeout(() => { this.closeSummaryWhenPlayGoesOn(); this.update(); }, SUMMARY_MIN_MS - seen + 50);
   }
 
   receiveError(message) {
@@ -294,6 +308,7 @@ export class TablePage {
     this.ui.collected = new Set();
     this.ui.collecting = null;
     this.ui.summaryHand = null;
+    this.ui.summaryShownHand = null;
     this.ui.rematch = { available: true, asked: false, error: "" };
     this.ui.history = null;
     history.replaceState(null, "", `/t/${code}${location.search}`);
@@ -371,6 +386,7 @@ export class TablePage {
     const peeking = ui.peek && lastDone && !ui.collecting;
     const trickCards = peeking ? lastDone.cards : s.current_trick;
     const summaryHand = ui.summaryHand !== null && (!ui.collecting) ? s.finished_hands[ui.summaryHand] : null;
+    if (summaryHand && ui.summaryShownHand !== ui.summaryHand) { ui.summaryShownHand = ui.summaryHand; ui.summaryShownAt = Date.now(); }
     const away = me !== null && s.table.seats[me].away;
     const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
     return html`<div class=${classes}>

@@ -38,7 +38,7 @@ export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onShe
       ${host ? html`<button type="button" class="primary" id="rematch" disabled=${!rematch.available || rematch.asked} onClick=${onRematch}>${t("rematch")}</button>`
         : html`<span class="muted" id="rematch-wait">${t("rematch_host")}</span>`}
       <button type="button" id="new-table" onClick=${onNewTable}>${t("new_game")}</button>
-      <button type="button" class="quiet" id="show-sheet-end" onClick=${onSheet}>${t("score_sheet")}</button>
+      <button type="button" id="show-sheet-end" onClick=${onSheet}>${t("score_sheet")}</button>
     </div>
     ${rematch.error ? html`<p class="error" role="alert">${rematch.error}</p>` : null}
   </section>`;

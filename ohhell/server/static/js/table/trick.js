@@ -8,11 +8,10 @@ import { Card } from "./card.js";
 
 const HOLD_MS = 700;
 
-function placed(seat, card, k, count, extra, names, still) {
+function placed(seat, card, k, count, extra, names) {
   const way = trickDirection(k, count);
-  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}
-      data-still=${still ? "" : undefined}>
-    <${Card} card=${card} keyName=${still ? undefined : "c-" + card} from=${"seat-" + seat}
+  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
+    <${Card} card=${card} keyName=${"c-" + card} from=${"seat-" + seat}
       label=${t("played_by", { name: names[seat], card: cardSpoken(card) })} />
   </div>`;
 }
@@ -39,8 +38,8 @@ export function Trick({ cards, collecting, orderOf, count, names, onCollected })
   const winnerName = collecting && collecting.winner !== null ? names[collecting.winner] : null;
   return html`<div class="trick" ref=${box} aria-label=${t("current_trick")} role="group">
     ${collecting ? collecting.cards.map(([seat, card]) =>
-      placed(seat, card, orderOf[seat], count, "collecting" + (seat === collecting.winner ? " winner" : ""), names, true)) : null}
-    ${cards.map(([seat, card]) => placed(seat, card, orderOf[seat], count, "", names, false))}
+      placed(seat, card, orderOf[seat], count, "collecting" + (seat === collecting.winner ? " winner" : ""), names)) : null}
+    ${cards.map(([seat, card]) => placed(seat, card, orderOf[seat], count, "", names))}
     <p class="sr" aria-live="polite">${cards.length
       ? cards.map(([seat, card]) => t("played_by", { name: names[seat], card: cardSpoken(card) })).join("; ")
       : winnerName ? t("won_by", { name: winnerName }) : ""}</p>
