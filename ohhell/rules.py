@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -426,7 +427,7 @@ def _validate(rules: Rules) -> None:
         if value is not None and (not _is_int(value) or value < 1):
             raise RulesError(knob, _("must be a positive number of points or null, not %(value)r") % {"value": value})
     if rules.stake is not None and (not isinstance(rules.stake, (int, float)) or isinstance(rules.stake, bool)
-                                    or rules.stake <= 0):
+                                    or not math.isfinite(rules.stake) or rules.stake <= 0):
         raise RulesError("stake", _("must be a positive amount of money per point or null, not %(value)r")
                           % {"value": rules.stake})
     if rules.preset not in PRESETS:

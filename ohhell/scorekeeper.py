@@ -25,8 +25,6 @@ ohhell.scorekeeper.ScoreError: the dealer may not bid 7: the bids would add up t
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import json
 import os
 import secrets
@@ -43,6 +41,7 @@ from ohhell.game import Phase, State
 from ohhell.i18n import _
 from ohhell.record import FORMAT, replay_result, state_from_record
 from ohhell.rules import Rules
+from ohhell.spreadsheet import csv_text
 
 
 class ScoreError(OhHellError):
@@ -304,13 +303,11 @@ class ScoreSheet:
     def to_csv(self) -> str:
         """One row per hand: hand, dealer, cards, trump, then each player's bid, tricks, score and
         total."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
         header = [_("hand"), _("dealer"), _("cards"), _("trump")]
         for name in self.names:
             header += [f"{name} {_('bid')}", f"{name} {_('tricks')}", f"{name} {_('score')}",
                        f"{name} {_('total')}"]
-        writer.writerow(header)
+        rows: list[list[Any]] = [header]
         for index, hand in enumerate(self.hands()):
             row: list[Any] = [index + 1, self.names[hand["dealer"]], hand["size"], hand["trump"] or ""]
             totals = self.state.finished_hands[index].totals if index < len(self.state.finished_hands) else None
@@ -318,8 +315,8 @@ class ScoreSheet:
                 score = hand["scores"][seat] if hand["scores"] is not None else ""
                 row += [_blank(hand["bids"][seat]), hand["tricks"][seat] if hand["scores"] is not None else "",
                         score, totals[seat] if totals else ""]
-            writer.writerow(row)
-        return buffer.getvalue()
+            rows.append(row)
+        return csv_text(rows)  # names a spreadsheet would read as formulas are neutralised
 
     # ------------------------------------------------------------------ internals
 

@@ -22,7 +22,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -37,9 +39,19 @@ from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.config import ServerConfig
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
 from ohhell.server.sheets import SheetService, sheet_json
 from ohhell.server.store import Store, StoreError
-from ohhell.server.tables import MAX_QUEUED_MESSAGES, OPEN, Connection, LiveTable, TableManager, normalize_code
+from ohhell.server.tables import (
+    MAX_QUEUED_MESSAGES,
+    OPEN,
+    TIMER_MODES,
+    Connection,
+    LiveTable,
+    TableManager,
+    clean_text,
+    normalize_code,
+)
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
 
 log = logging.getLogger("ohhell.server")
@@ -125,10 +137,13 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object. orjson is strict where the standard module is lenient: no
+    NaN or Infinity, no lone surrogates, no invalid UTF-8, at most 1024 levels of nesting —
+    each of these is a :class:`ValueError` (answered 400), never a 500."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ValueError("too large")
-    data = json.loads(raw or b"{}")
+    data = orjson.loads(raw or b"{}")
     if not isinstance(data, dict):
         raise ValueError("not an object")
     return data
@@ -160,9 +175,18 @@ def _server(request: Request) -> Server:
     return server
 
 
+class BadName(ValueError):
+    """A name that cannot be shown as it was given (its message, translated, says why)."""
+
+
 def _name(value: Any, limit: int) -> str | None:
+    """A person's name as given, with runs of white space made one space and cut to ``limit``
+    characters; ``None`` if it is empty or not a text. Raise :class:`BadName` for a name with
+    control characters or lone surrogates: stored, they would break a database or a screen."""
     if not isinstance(value, str):
         return None
+    if any(not (ch.isprintable() or ch.isspace()) for ch in value) or any(ch in "\n\r\t\v\f" for ch in value):
+        raise BadName(_("a name may not contain control characters"))
     name = " ".join(value.split())[:limit]
     return name or None
 
@@ -285,9 +309,18 @@ async def api_create_table(request: Request) -> Response:
         except (RulesError, TypeError, ValueError) as error:
             return _error(400, str(error), knob=getattr(error, "knob", None))
         others = data.get("seats", [OPEN] * (rules.players - 1))
-        timer = data.get("timer", server.config.default_timer)
         if not isinstance(others, list) or not all(isinstance(level, str) for level in others):
             return _error(400, _("seats must be a list of bot levels or \"open\""))
+        if len(others) != rules.players - 1:
+            return _error(400, _("seats must name one seat for each other player: %(n)d for %(players)d players")
+                          % {"n": rules.players - 1, "players": rules.players})
+        mode = data.get("timer_mode")
+        if mode is not None:
+            if mode not in TIMER_MODES:
+                return _error(400, _("the timer must be one of: %(modes)s") % {"modes": ", ".join(TIMER_MODES)})
+            timer = TIMER_MODES[mode]
+        else:
+            timer = data.get("timer", server.config.default_timer)
         if not isinstance(timer, (int, float)) or isinstance(timer, bool) or not 0 <= timer <= server.config.max_timer:
             return _error(400, _("the turn timer must be from 0 to %(max)d seconds")
                           % {"max": server.config.max_timer})
@@ -424,14 +457,28 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     actions, hints and so on; see ``docs/protocol.md``."""
     server: Server = websocket.app.state.server
     config = server.config
+    headers = websocket.headers
+    if not allowed_origin(headers.get("origin"), headers.get("host"), websocket.url.scheme, config.allowed_origins):
+        # Refused before it is accepted: the browser sees the handshake fail (403).
+        log.info("a WebSocket from origin %r was refused", headers.get("origin"))
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     outbox = Outbox(websocket.send_text, websocket.close, MAX_QUEUED_MESSAGES)
     conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
     background: set[asyncio.Task[None]] = set()
     violations = 0
+    hello_by = time.monotonic() + config.hello_timeout
     try:
         while not conn.closed:
-            message = await websocket.receive()
+            if conn.table is None:  # no hello yet: wait only until the hello deadline
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - time.monotonic()))
+                except TimeoutError:
+                    conn.push(error_message("hello-timeout", conn.language))
+                    break
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -462,6 +509,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
                     background: set[asyncio.Task[None]]) -> None:
+    config = server.config
     table = conn.table
     kind = message.kind
     if kind == "ping":
@@ -478,7 +526,10 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         if found is None:
             raise ProtocolError("no-such-table", message_id=message.message_id)
         token = message.data.get("token")
-        await found.attach(conn, token if isinstance(token, str) and token else None)
+        name = message.data.get("name")
+        await found.attach(conn, token if isinstance(token, str) and token else None,
+                           clean_text(name, config.max_name_length) or None if isinstance(name, str) else None,
+                           message.message_id)
         return
     if kind == "act":  # the busiest message first
         await table.act(conn, message)
@@ -496,10 +547,16 @@ async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
         background.add(task)
         task.add_done_callback(background.discard)
         return
-    if kind == "start":
-        await table.start(conn)
+    if kind == "chat":
+        await table.say(conn, message.data.get("text"), message.message_id)
+    elif kind == "react":
+        table.react(conn, message.data.get("reaction"), message.message_id)
+    elif kind == "start":
+        await table.start(conn, message.message_id)
     elif kind == "back":
-        await table.back(conn)
+        await table.back(conn, message.message_id)
+    elif kind == "rematch":
+        await table.rematch(conn, message.message_id)
     elif kind == "history":
         await table.history(conn)
 
@@ -539,4 +596,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def bad_name(request: Request, error: Exception) -> Response:
+        return _error(400, str(error))
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name},
+                     middleware=[Middleware(SecurityHeadersMiddleware)])

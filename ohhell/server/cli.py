@@ -13,6 +13,7 @@ import click
 
 from ohhell.i18n import N_, _
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
+from ohhell.server.security import origins
 
 
 def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
@@ -24,6 +25,22 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
             raise click.BadParameter(_("expected NAME=cmd:PROGRAM, not %(value)r") % {"value": value})
         commands[name] = spec
     return commands
+
+
+def _origins(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        return origins(values)
+    except ValueError:
+        raise click.BadParameter(_("expected an origin such as https://cards.example.org, not %(value)r")
+                                 % {"value": next(v for v in values if not _is_origin(v))}) from None
+
+
+def _is_origin(value: str) -> bool:
+    try:
+        origins([value])
+    except ValueError:
+        return False
+    return True
 
 
 @click.command(help=N_("Start the web app: open the page, create a table, send the link to friends."))
@@ -47,10 +64,17 @@ def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, 
               help=N_("Seconds a disconnected player has before a bot plays for them."))
 @click.option("--max-new-tables", type=int, default=ServerConfig.max_tables_per_minute, show_default=True,
               help=N_("Tables, seats and scoresheets one address may create per minute."))
+@click.option("--allowed-origin", "allowed_origins", multiple=True, metavar="ORIGIN", callback=_origins,
+              help=N_("Another origin (https://name) whose pages may connect to the game, for a site reached "
+                      "under several names; the server's own origin is always allowed."))
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="ADDRESSES",
+              help=N_("Proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, * for any): "
+                      "behind a reverse proxy that terminates HTTPS, so the server knows the page is secure."))
 @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
               show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: dict[str, str], bot_delay: float,
-          trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int, log_level: str) -> None:
+          trick_pause: float, hand_pause: float, leave_grace: float, max_new_tables: int,
+          allowed_origins: tuple[str, ...], forwarded_allow_ips: str, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
@@ -59,7 +83,7 @@ def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: d
     config = ServerConfig(database=database, sqlite_sync=sqlite_sync, bot_commands=bot_commands, bot_delay=bot_delay,
                           trick_pause=trick_pause, hand_pause=hand_pause, leave_grace=leave_grace,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
-                          max_tables_per_minute=max_new_tables)
+                          max_tables_per_minute=max_new_tables, allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     click.echo(_("Oh Hell is served at http://%(host)s:%(port)d/ (database: %(database)s); stop with Ctrl+C.")
@@ -67,4 +91,5 @@ def serve(host: str, port: int, database: str, sqlite_sync: str, bot_commands: d
     app = create_app(config)
     tune_gc()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.max_frame_bytes,
-                ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=3)
+                ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_graceful_shutdown=3,
+                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)

@@ -48,10 +48,19 @@ class ServerConfig:
     """How many messages a connection may send per second on average…"""
     rate_burst: float = 40.0
     """…and in a burst."""
+    chat_per_second: float = 0.5
+    """How many chat lines a connection may send per second on average (5 in 10 seconds)…"""
+    chat_burst: float = 5.0
+    """…and in a burst."""
+    hello_timeout: float = 10.0
+    """A connection that has not said hello after this many seconds is closed."""
     max_connections_per_table: int = 64
     max_tables_per_minute: int = 30
     """Tables one address may create per minute."""
     max_name_length: int = 24
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open a WebSocket (a site reached under
+    several names); see :mod:`ohhell.server.security`."""
     # -- bots -------------------------------------------------------------------------------
     bot_commands: dict[str, str] = field(default_factory=dict)
     """Extra bot levels the operator registered: name -> ``cmd:PROGRAM`` (never from the web)."""

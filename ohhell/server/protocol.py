@@ -41,7 +41,7 @@ from ohhell.views import CompletedTrick, HandSummary, SeatView
 PROTOCOL: Final = "ohhell-ws/1"
 """The protocol's name and version, sent in ``welcome``."""
 
-CLIENT_TYPES: Final = ("hello", "act", "hint", "start", "back", "history", "ping")
+CLIENT_TYPES: Final = ("hello", "act", "hint", "start", "back", "history", "ping", "chat", "react", "rematch")
 """The message types a client may send."""
 
 PLAYER_ACTIONS: Final = ("bid", "play", "declare")
@@ -69,6 +69,9 @@ ERRORS: Final[dict[str, str]] = {
     "storage": N_("The server could not save that action; try again."),
     "no-hint": N_("There is nothing to suggest now."),
     "full": N_("Too many people are connected to this table."),
+    "not-over": N_("The game is not over yet."),
+    "hello-timeout": N_("No hello came in time; the connection is closed."),
+    "bad-origin": N_("This page may not connect to the game from another site."),
 }
 """Every error code the server sends, with the text a person reads (translated per connection)."""
 
@@ -119,7 +122,7 @@ def parse_client_message(text: str | bytes, limit: int) -> ClientMessage:
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise ProtocolError("bad-field", "version", message_id)
     if kind == "hello":
-        for key in ("table", "token", "lang"):
+        for key in ("table", "token", "lang", "name"):
             value = data.get(key)
             if value is not None and not (isinstance(value, str) and len(value) <= 200):
                 raise ProtocolError("bad-field", key, message_id)

@@ -80,11 +80,16 @@ class SheetService:
             raise KeyError(sheet_id)
         lock = self.locks.setdefault(sheet_id, asyncio.Lock())
         async with lock:
-            before = sheet.record
+            sheet = self.sheets[sheet_id]
+            # The change is made on a copy and shown only once it is saved: a page reading the
+            # sheet meanwhile sees the saved one, and a refused save changes nothing.
+            changed = ScoreSheet.from_record(sheet.record)
+            changed.restore_undo(sheet.undo_records[-KEPT_UNDO:])
             with speaking(language):
-                _apply(sheet, operation)
-            if sheet.record != before:
-                await self.store.save_sheet(sheet_id, sheet.record, undo=sheet.undo_records[-KEPT_UNDO:])
+                _apply(changed, operation)
+            if changed.record != sheet.record:
+                await self.store.save_sheet(sheet_id, changed.record, undo=changed.undo_records[-KEPT_UNDO:])
+                self.sheets[sheet_id] = sheet = changed
         return sheet
 
 

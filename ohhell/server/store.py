@@ -58,6 +58,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     inspect,
     select,
     text,
@@ -71,8 +72,9 @@ log = logging.getLogger("ohhell.server.store")
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 2
-"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``)."""
+SCHEMA_VERSION: Final = 3
+"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``); 3: table chat
+(a new table, which ``create_all`` makes)."""
 
 metadata = MetaData()
 
@@ -122,10 +124,25 @@ sheets = Table(
 """Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON; ``undo``: the records
 before the changes that can still be taken back (JSON list, oldest first)."""
 
+chat = Table(
+    "ohhell_chat", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A table's chat: ``id`` counts the lines of the table from 0; ``seat`` is null for a spectator."""
+
 schema_info = Table(
     "ohhell_schema", metadata,
     Column("version", Integer, primary_key=True),
 )
+
+
+CHAT_LOADED: Final = 50
+"""How many of a table's last chat lines are loaded with it."""
 
 
 class StoreError(RuntimeError):
@@ -154,6 +171,20 @@ class SeatRow:
     token_hash: str | None
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a table's chat."""
+
+    id: int
+    seat: int | None
+    name: str | None
+    text: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": round(self.at, 3)}
+
+
 @dataclass
 class StoredTable:
     """Everything stored about one table: enough to rebuild it exactly."""
@@ -161,6 +192,8 @@ class StoredTable:
     row: TableRow
     seats: list[SeatRow]
     actions: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
+    """The last :data:`CHAT_LOADED` lines of its chat, oldest first."""
 
     @property
     def id(self) -> str:
@@ -464,6 +497,32 @@ class Store:
 
         return self.write(call)
 
+    def save_table(self, table_id: str, seat_rows: Sequence[SeatRow] = (), status: str | None = None,
+                   settings: dict[str, Any] | None = None) -> asyncio.Future[None]:
+        """Replace some seats and change the status and settings of a table, in one transaction."""
+        values: dict[str, Any] = {"updated": time.time()}
+        if status is not None:
+            values["status"] = status
+        if settings is not None:
+            values["settings"] = json.dumps(settings)
+
+        def call(conn: Connection) -> None:
+            for seat in seat_rows:
+                conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
+            if seat_rows:
+                conn.execute(seats.insert(), [_seat_values(table_id, seat) for seat in seat_rows])
+            conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
+
+        return self.write(call)
+
+    def add_chat(self, table_id: str, line: ChatLine) -> asyncio.Future[None]:
+        """Store one line of a table's chat."""
+        def call(conn: Connection) -> None:
+            conn.execute(chat.insert().values(table_id=table_id, id=line.id, seat=line.seat, name=line.name,
+                                              text=line.text, created=line.at))
+
+        return self.write(call)
+
     def set_status(self, table_id: str, status: str, settings: dict[str, Any] | None = None) -> asyncio.Future[None]:
         """Change a table's status (and settings)."""
         values: dict[str, Any] = {"status": status, "updated": time.time()}
@@ -519,6 +578,11 @@ class Store:
                     if row.seq != len(stored.actions):
                         raise StoreError(f"table {row.table_id}: action {len(stored.actions)} is missing")
                     stored.actions.append(orjson.loads(row.action))
+                latest = select(chat, func.row_number().over(partition_by=chat.c.table_id, order_by=chat.c.id.desc())
+                                .label("back")).where(chat.c.table_id.in_(chunk)).subquery()
+                for row in conn.execute(select(latest).where(latest.c.back <= CHAT_LOADED)
+                                        .order_by(latest.c.table_id, latest.c.id)):
+                    found[row.table_id].chat.append(ChatLine(row.id, row.seat, row.name, row.text, row.created))
             return list(found.values())
 
     def load_table(self, table_id: str) -> StoredTable | None:

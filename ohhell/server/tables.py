@@ -4,12 +4,20 @@ A :class:`LiveTable` holds the one real :class:`~ohhell.game.State` of a game. E
 goes the same way, one at a time under the table's lock:
 
 1. check it (the sender holds the seat; the ``version`` it saw is the current one; the
-   engine accepts the action — the state is unchanged otherwise);
+   engine accepts the action — tried on the state and taken back at once, before anything
+   else can run);
 2. store it durably (:meth:`Store.append_actions` returns once the commit is done; if the
-   database refuses, the action is taken back and the sender told);
-3. only then tell every connection, each from its own seat's view (spectators from the
-   spectator view), and plan what happens next: a bot's move after a human-looking pause,
-   the next deal, a turn timer.
+   database refuses, nothing changed and the sender is told);
+3. only then apply it to the table's state, tell every connection, each from its own seat's
+   view (spectators from the spectator view), and plan what happens next: a bot's move after
+   a human-looking pause, the next deal, a turn timer.
+
+**Nothing is shown before it is saved**, by construction rather than path by path: the
+table's :attr:`LiveTable.state`, its seats and its status only ever hold what the database
+has committed (:meth:`LiveTable._commit` is the one way an action enters the state; seats and
+status are written before they change in memory). So every reader — a new spectator's hello,
+a reconnection, the history, a hint, the HTTP summary and record — shows a committed version,
+whatever write is waiting for the database at that moment.
 
 Chance is the server's: the cut for the deal, each shuffle and the cut of the pack are drawn
 from the operating system's random source and stored like any action, so a table rebuilt
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -45,6 +54,7 @@ from ohhell.i18n import _, level_name
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
+from ohhell.server.deals import DealSource, deal_source
 from ohhell.server.outbox import Outbox
 from ohhell.server.protocol import (
     PROTOCOL,
@@ -57,7 +67,7 @@ from ohhell.server.protocol import (
     error_message,
     parse_player_action,
 )
-from ohhell.server.store import SeatRow, Store, StoredTable, StoreError, TableRow
+from ohhell.server.store import ChatLine, SeatRow, Store, StoredTable, StoreError, TableRow
 from ohhell.server.texts import speaking
 from ohhell.views import SeatView, seat_view, seat_views, spectator_view
 
@@ -78,6 +88,17 @@ BOT: Final = "bot"
 MAX_QUEUED_MESSAGES: Final = 500
 """A connection that falls this many messages behind is closed (it reconnects and gets a fresh state)."""
 
+TIMER_MODES: Final[dict[str, float]] = {"none": 0.0, "relaxed": 60.0, "fast": 15.0}
+"""The turn timers a table may choose by name (seconds a turn; 0: no timer)."""
+TIMEOUTS_BEFORE_AWAY: Final = 2
+"""A person who lets the timer run out this many turns in a row is away: a stand-in plays for
+them until they are back. Fewer timeouts only cost the turn (the strong bot plays it)."""
+CHAT_KEPT: Final = 50
+"""How many chat lines a table keeps in memory and sends to a new connection."""
+MAX_CHAT_LENGTH: Final = 300
+REACTIONS: Final = ("👍", "👏", "😮", "😂", "😢", "🔥")
+"""The quick reactions people may send."""
+
 
 def new_token() -> str:
     """A seat's secret: 192 random bits, URL-safe."""
@@ -92,6 +113,18 @@ def token_hash(token: str) -> str:
 def new_code() -> str:
     """A short table code to share (6 characters, about 10⁹ codes)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_text(text: str, limit: int) -> str:
+    """A text a person typed, fit to show: control characters and lone surrogates dropped,
+    runs of white space made one space, at most ``limit`` characters.
+
+    >>> clean_text("  hi\x00 there\n\n you\ud800 ", 100)
+    'hi there you'
+    """
+    kept = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
+    kept = kept.encode("utf-8", "ignore").decode("utf-8")
+    return " ".join(kept.split())[:limit]
 
 
 def normalize_code(code: str) -> str:
@@ -132,6 +165,10 @@ class Connection:
         self.stream = StateStream()
         self.outbox = outbox
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst)
+        self.chat_bucket = TokenBucket(config.chat_per_second, config.chat_burst)
+        self.react_bucket = TokenBucket(1.0, 1.0)
+        self.name: str | None = None
+        """A spectator's name for the chat (a seat's comes from the seat)."""
         self.closed = False
         self.hinting = False
 
@@ -169,6 +206,8 @@ class Seat:
     bot: Bot | None = None
     """The seat's bot (a bot seat), or the stand-in of an away person."""
     last_message_id: Any = None
+    timeouts: int = 0
+    """Turns in a row this person let the timer run out (see :data:`TIMEOUTS_BEFORE_AWAY`)."""
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.kind, self.bot_level, self.name, self.token_hash)
@@ -178,25 +217,48 @@ class Seat:
         """Whether a bot acts for this seat now."""
         return self.kind == BOT or (self.kind == HUMAN and self.away)
 
+    @property
+    def fallback(self) -> bool:
+        """Whether this seat's bot failed and a built-in bot plays in its place."""
+        return bool(getattr(self.bot, "fell_back", False))
+
     def public(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "bot": self.bot_level if self.kind == BOT else None,
-                "online": bool(self.connections), "away": self.away}
+                "online": bool(self.connections), "away": self.away, "timeouts": self.timeouts,
+                "fallback": self.fallback}
 
 
 @dataclass(frozen=True)
 class TableSettings:
-    """What the creator chose besides the rules."""
+    """What the creator chose besides the rules, and what the table became."""
 
     timer: float = 0.0
     host: int = 0
     stand_in: str = "random"
+    deals: dict[str, Any] = field(default_factory=lambda: {"kind": "random"})
+    """The deal source (:func:`ohhell.server.deals.deal_source`)."""
+    next: str | None = None
+    """The code of the rematch, once there is one."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What other parts of the server keep with a table (a rated game, an event's table…)."""
+
+    @property
+    def timer_mode(self) -> str:
+        """The named timer this is (``custom`` for another number of seconds)."""
+        return next((name for name, seconds in TIMER_MODES.items() if seconds == self.timer), "custom")
 
     def to_json(self) -> dict[str, Any]:
-        return {"timer": self.timer, "host": self.host, "stand_in": self.stand_in}
+        out: dict[str, Any] = {"timer": self.timer, "host": self.host, "stand_in": self.stand_in, "deals": self.deals}
+        if self.next is not None:
+            out["next"] = self.next
+        if self.extra:
+            out["extra"] = self.extra
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
-        return cls(float(data.get("timer", 0.0)), int(data.get("host", 0)), str(data.get("stand_in", "random")))
+        return cls(float(data.get("timer", 0.0)), int(data.get("host", 0)), str(data.get("stand_in", "random")),
+                   dict(data.get("deals") or {"kind": "random"}), data.get("next"), dict(data.get("extra") or {}))
 
 
 class LiveTable:
@@ -215,10 +277,16 @@ class LiveTable:
         self.created = created
         self.state: State = Game(rules).new_initial_state()
         self.lock = asyncio.Lock()
+        """Held by every change of the game or the table: changes happen one at a time."""
+        self.chat_lock = asyncio.Lock()
         self.hands = HandCache()
         self._info: dict[str, Any] | None = None
         self.connections: set[Connection] = set()
-        self.chance = random.SystemRandom()
+        self.deals: DealSource = deal_source(settings.deals)
+        self.chat: list[ChatLine] = []
+        """The last :data:`CHAT_KEPT` lines of the chat (all stored)."""
+        self.chat_count = 0
+        """How many chat lines the table has had (the next line's id)."""
         self.bot_ready: dict[int, float] = {}
         self.deadline: dict[int, float] = {}
         self.chance_ready: float | None = None
@@ -247,6 +315,12 @@ class LiveTable:
                 out.append(_("Seat %(seat)d") % {"seat": seat.index + 1})
         return out
 
+    @property
+    def paused(self) -> bool:
+        """A game nobody is connected to waits (bots included) until someone comes back:
+        bots playing for nobody would only spend the server's time."""
+        return self.status == PLAYING and not self.connections
+
     def public_info(self) -> dict[str, Any]:
         """What everyone may know about the table itself (not the game)."""
         now = asyncio.get_running_loop().time()
@@ -255,16 +329,21 @@ class LiveTable:
             "status": self.status,
             "host": self.settings.host,
             "timer": self.settings.timer,
+            "timer_mode": self.settings.timer_mode,
             "seats": [seat.public() for seat in self.seats],
             "deadlines": {str(seat): round(max(0.0, when - now), 1) for seat, when in self.deadline.items()},
             "spectators": sum(1 for conn in self.connections if conn.seat is None),
+            "paused": self.paused,
+            "next": self.settings.next,
         }
 
     def summary(self) -> dict[str, Any]:
         """The table for the lobby and the join page (public)."""
-        return {"code": self.code, "status": self.status, "rules": self.rules.to_json(),
+        return {"code": self.code, "status": self.status, "version": self.version, "rules": self.rules.to_json(),
                 "seats": [seat.public() for seat in self.seats], "timer": self.settings.timer,
-                "open_seats": [seat.index for seat in self.seats if seat.kind == OPEN]}
+                "timer_mode": self.settings.timer_mode, "names": self.names(),
+                "open_seats": [seat.index for seat in self.seats if seat.kind == OPEN],
+                "paused": self.paused, "game_over": self.state.is_terminal(), "next": self.settings.next}
 
     def seat_of_token(self, token: str) -> int | None:
         digest = token_hash(token)
@@ -303,18 +382,36 @@ class LiveTable:
         for data in stored_actions:
             self.state.apply(action_from_json(data))
 
+    def _draw_chance(self) -> list[Action]:
+        """The chance actions from the current state to the next decision (the deal source's),
+        tried on the state and taken back at once."""
+        state = self.state
+        drawn: list[Action] = []
+        try:
+            while state.is_chance_node():
+                action = self.deals.draw(state)
+                state.apply(action)
+                drawn.append(action)
+        finally:
+            for _undone in drawn:
+                state.undo()
+        return drawn
+
     # ------------------------------------------------------------------ connections
 
-    async def attach(self, conn: Connection, token: str | None) -> None:
-        """Add a connection (with a seat's token, or as a spectator) and send it everything."""
+    async def attach(self, conn: Connection, token: str | None, name: str | None = None,
+                     message_id: Any = None) -> None:
+        """Add a connection (with a seat's token, or as a spectator called ``name``) and send it
+        everything: the welcome with the recent chat, then the whole state."""
         seat: int | None = None
         if token:
             seat = self.seat_of_token(token)
             if seat is None:
-                raise ProtocolError("bad-token")
+                raise ProtocolError("bad-token", message_id=message_id)
         if len(self.connections) >= self.config.max_connections_per_table:
-            raise ProtocolError("full")
+            raise ProtocolError("full", message_id=message_id)
         conn.seat, conn.table = seat, self
+        conn.name = name if seat is None else None
         self.connections.add(conn)
         if seat is not None:
             place = self.seats[seat]
@@ -326,8 +423,9 @@ class LiveTable:
             rules_text = describe_rules(self.rules)
         conn.push({"type": "welcome", "protocol": PROTOCOL, "table": self.code, "seat": seat,
                    "host": seat is not None and seat == self.settings.host, "rules": self.rules.to_json(),
-                   "rules_text": [list(pair) for pair in rules_text], "version": self.version})
-        self.replan()
+                   "rules_text": [list(pair) for pair in rules_text], "version": self.version,
+                   "chat": [line.to_json() for line in self.chat], "reactions": list(REACTIONS)})
+        self.replan()  # someone is here: a paused game goes on
         self.broadcast()
 
     def detach(self, conn: Connection) -> None:
@@ -340,6 +438,7 @@ class LiveTable:
             if not place.connections:
                 self._later(self.config.leave_grace, lambda: self._check_left(place.index))
         if not self.closed:
+            self.replan()  # nobody left: the game pauses
             self.broadcast()
         self.manager.maybe_unload(self)
 
@@ -396,45 +495,47 @@ class LiveTable:
                 raise ProtocolError("stale", message_id=message.message_id)
             with speaking(conn.language):
                 try:
-                    self.state.apply(action)
+                    self._check([action])
                 except IllegalActionError as error:
                     code = "out-of-turn" if error.rule == "not-your-turn" else "illegal"
                     raise ProtocolError(code, str(error), message.message_id) from error
             try:
-                await self._store([action])
+                await self._commit([action])
             except StoreError as error:
                 raise ProtocolError("storage", message_id=message.message_id) from error
             place.last_message_id = message.message_id
+            place.timeouts = 0
             if place.away:
                 place.away = False
             self.bot_ready.pop(seat, None)
             self.deadline.pop(seat, None)
             await self._changed()
 
-    async def back(self, conn: Connection) -> None:
+    async def back(self, conn: Connection, message_id: Any = None) -> None:
         """A person says they are back: their stand-in bot stops."""
         if conn.seat is None:
-            raise ProtocolError("spectator")
+            raise ProtocolError("spectator", message_id=message_id)
         place = self.seats[conn.seat]
+        place.timeouts = 0
         if place.away:
             place.away = False
             self.bot_ready.pop(conn.seat, None)
-            self.replan()
-            self.broadcast()
+        self.replan()
+        self.broadcast()
 
-    async def start(self, conn: Connection | None) -> None:
+    async def start(self, conn: Connection | None, message_id: Any = None) -> None:
         """Start the game; bots take the open seats. Only the host may (``conn`` ``None``: the server)."""
         if conn is not None and (conn.seat is None or conn.seat != self.settings.host):
-            raise ProtocolError("not-host")
+            raise ProtocolError("not-host", message_id=message_id)
         async with self.lock:
             if self.status != WAITING:
                 return
-            for seat in self.seats:
-                if seat.kind == OPEN:
-                    seat.kind, seat.bot_level = BOT, self.settings.stand_in
-                    await self.store.save_seat(self.code, seat.row())
+            filled = [SeatRow(seat.index, BOT, self.settings.stand_in, None, None)
+                      for seat in self.seats if seat.kind == OPEN]
+            await self.store.save_table(self.code, filled, status=PLAYING)
+            for row in filled:  # saved: now it may be shown
+                self.seats[row.seat].kind, self.seats[row.seat].bot_level = BOT, row.bot
             self.status = PLAYING
-            await self.store.set_status(self.code, PLAYING)
             now = asyncio.get_running_loop().time()
             for seat in self.seats:
                 if seat.kind == HUMAN and not seat.connections:
@@ -453,18 +554,66 @@ class LiveTable:
                 raise OhHellError(_("there is no open seat at this table"))
             place = open_seats[0]
             token = new_token()
-            previous = (place.kind, place.name, place.token_hash)
-            place.kind, place.name, place.token_hash = HUMAN, name, token_hash(token)
-            try:
-                await self.store.save_seat(self.code, place.row())
-            except StoreError:
-                place.kind, place.name, place.token_hash = previous
-                raise
+            row = SeatRow(place.index, HUMAN, None, name, token_hash(token))
+            await self.store.save_seat(self.code, row)
+            place.kind, place.name, place.token_hash = row.kind, row.name, row.token_hash  # saved: now shown
         if not any(seat.kind == OPEN for seat in self.seats):
             await self.start(None)
         else:
             self.broadcast()
         return place.index, token
+
+    async def say(self, conn: Connection, text: Any, message_id: Any = None) -> None:
+        """A chat line from a seat or a spectator: stored, then shown to everyone at the table."""
+        if not isinstance(text, str):
+            raise ProtocolError("bad-field", "text", message_id)
+        text = clean_text(text, MAX_CHAT_LENGTH)
+        if not text:
+            raise ProtocolError("bad-field", "text", message_id)
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message_id)
+        name = self.names()[conn.seat] if conn.seat is not None else conn.name
+        async with self.chat_lock:
+            line = ChatLine(self.chat_count, conn.seat, name, text, time.time())
+            try:
+                await self.store.add_chat(self.code, line)
+            except StoreError as error:
+                raise ProtocolError("storage", message_id=message_id) from error
+            self.chat_count += 1
+            self.chat = [*self.chat[-(CHAT_KEPT - 1):], line]
+        message = dumps({"type": "chat", **line.to_json()})
+        for other in list(self.connections):
+            other.push(message)
+
+    def react(self, conn: Connection, reaction: Any, message_id: Any = None) -> None:
+        """A quick reaction, shown to everyone at once (not stored: it is over in a second)."""
+        if reaction not in REACTIONS:
+            raise ProtocolError("bad-field", "reaction", message_id)
+        if not conn.react_bucket.take():
+            raise ProtocolError("rate-limited", message_id=message_id)
+        name = self.names()[conn.seat] if conn.seat is not None else conn.name
+        message = dumps({"type": "reaction", "seat": conn.seat, "name": name, "reaction": reaction})
+        for other in list(self.connections):
+            other.push(message)
+
+    async def rematch(self, conn: Connection, message_id: Any = None) -> None:
+        """The host asks for a new game at this table once this one is over: the same rules,
+        seats, bots and timer, each person keeping their seat and token. Every connection is
+        told to move to the new game (whose code an old link also leads to)."""
+        if conn.seat is None or conn.seat != self.settings.host:
+            raise ProtocolError("not-host", message_id=message_id)
+        async with self.lock:
+            if not self.state.is_terminal():
+                raise ProtocolError("not-over", message_id=message_id)
+            if self.settings.next is None:
+                successor = await self.manager.create_rematch(self)
+                settings = dataclasses.replace(self.settings, next=successor)
+                await self.store.set_status(self.code, self.status, settings.to_json())
+                self.settings = settings  # saved: now it may be shown
+        message = dumps({"type": "moved", "table": self.settings.next})
+        for other in list(self.connections):
+            other.push(message)
+        self.broadcast()
 
     async def history(self, conn: Connection) -> None:
         """Every finished hand with its cards (all played face up, so public)."""
@@ -498,27 +647,48 @@ class LiveTable:
 
     # ------------------------------------------------------------------ storing and planning
 
-    async def _store(self, applied: list[Action]) -> None:
-        """Store the actions just applied to the state; on failure take them back."""
-        start = self.version - len(applied)
+    def _check(self, actions: Sequence[Action]) -> None:
+        """Raise :class:`IllegalActionError` unless the engine accepts ``actions`` in order from
+        the current state. They are applied and taken back at once: no other task runs in
+        between, so nobody ever sees them."""
+        state = self.state
+        applied = 0
+        try:
+            for action in actions:
+                state.apply(action)
+                applied += 1
+        finally:
+            for _undone in range(applied):
+                state.undo()
+
+    async def _commit(self, actions: Sequence[Action]) -> None:
+        """The one way an action enters the table's state: check it, store it durably, and
+        only then apply it. Called under :attr:`lock` (writers take turns), so the state the
+        actions were checked against is still the state when the commit returns. On a
+        :class:`StoreError` nothing has changed."""
+        self._check(actions)
+        start = self.version
         try:
             await self.store.append_actions(self.code, [(start + i, action_to_json(action))
-                                                        for i, action in enumerate(applied)])
+                                                        for i, action in enumerate(actions)])
         except StoreError:
-            log.exception("table %s: could not store %d actions; taking them back", self.code, len(applied))
-            for _action in applied:
-                self.state.undo()
+            log.exception("table %s: could not store %d actions; nothing changed", self.code, len(actions))
             raise
+        assert self.version == start, "the state changed while its next action was being stored"
+        for action in actions:
+            self.state.apply(action)
 
     async def _changed(self) -> None:
         """After an accepted change: finish the game if it is over, tell everyone, plan on."""
         if self.state.is_terminal() and self.status != FINISHED:
+            # The game is over once its last action is committed; the status only mirrors it.
             self.status = FINISHED
             self.deadline.clear()
             self.bot_ready.clear()
             with contextlib.suppress(StoreError):
                 await self.store.set_status(self.code, FINISHED)
             self._release_bots()
+            self.manager.finished(self)
         self.replan()  # first: the turn timer just started is part of what everyone is told
         self.broadcast()
 
@@ -542,7 +712,10 @@ class LiveTable:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.status != PLAYING:
+        if self.status != PLAYING or self.paused:
+            self.bot_ready.clear()
+            self.deadline.clear()
+            self.chance_ready = None
             return
         if state.is_chance_node():
             if self.chance_ready is None:
@@ -605,29 +778,42 @@ class LiveTable:
             return
         if state.is_chance_node():
             if self.chance_ready is not None and now >= self.chance_ready:
-                applied: list[Action] = []
-                while state.is_chance_node():
-                    action = state.sample_chance(self.chance)
-                    state.apply(action)
-                    applied.append(action)
+                drawn = self._draw_chance()
                 self.chance_ready = None
-                await self._store(applied)
+                await self._commit(drawn)
                 await self._changed()
             return
         for seat, when in sorted(self.deadline.items(), key=lambda item: item[1]):
-            if when <= now:  # the timer ran out: a bot plays for this person until they are back
-                self.seats[seat].away = True
+            if when <= now and seat in self._must_act():
+                # The timer ran out: the strongest bot plays this turn for the person; after
+                # TIMEOUTS_BEFORE_AWAY turns in a row a stand-in plays until they are back.
                 del self.deadline[seat]
-                self.bot_ready[seat] = now
+                place = self.seats[seat]
+                place.timeouts += 1
+                if place.timeouts >= TIMEOUTS_BEFORE_AWAY:
+                    place.away = True
+                    self.bot_ready[seat] = now
+                else:
+                    await self._bot_move(seat, self.manager.hint_level)
+                    return
         for seat, when in sorted(self.bot_ready.items(), key=lambda item: item[1]):
             if when <= now and seat in self._must_act() and self.seats[seat].automated:
                 del self.bot_ready[seat]
                 await self._bot_move(seat)
                 return
 
-    async def _bot_move(self, seat: int) -> None:
+    async def _bot_move(self, seat: int, level: str | None = None) -> None:
+        """A bot's move for ``seat``: the seat's own bot or stand-in, or a bot of ``level``
+        playing this one turn (a person's timer ran out)."""
         view = seat_view(self.state, seat)
-        bot = self._bot(seat)
+        bot = self._bot(seat) if level is None else self.manager.new_bot(level)
+        try:
+            await self._bot_act(seat, bot, view)
+        finally:
+            if level is not None:
+                bot.close()
+
+    async def _bot_act(self, seat: int, bot: Bot, view: SeatView) -> None:
         try:
             if bot.name == "random":  # instant: not worth a thread
                 action = bot.choose(view)
@@ -637,13 +823,12 @@ class LiveTable:
             log.exception("table %s: the bot of seat %d failed; a random legal move is played", self.code, seat)
             action = random.choice(forward_actions(view))
         try:
-            self.state.apply(action)
+            self._check([action])
         except IllegalActionError:
             log.warning("table %s: the bot of seat %d chose an illegal %s; a random legal move is played",
                         self.code, seat, action)
             action = random.choice(forward_actions(view))
-            self.state.apply(action)
-        await self._store([action])
+        await self._commit([action])
         await self._changed()
 
     def _bot(self, seat: int) -> Bot:
@@ -688,6 +873,10 @@ class TableManager:
         self.hint_level = config.hint_level or strongest_bot()
         self.stand_in_level = config.stand_in_level or ("basic" if "basic" in installed else "random")
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.on_finished: list[Callable[[LiveTable], Any]] = []
+        """Called with each table whose game has just ended (its last action committed): rate
+        it, score it for an event… A coroutine function's call runs as a task of its own."""
+        self._listening: set[asyncio.Task[Any]] = set()
 
     def new_bot(self, level: str) -> Bot:
         """A bot of a level people may choose (an operator's ``cmd:`` bot only by its registered name)."""
@@ -709,12 +898,32 @@ class TableManager:
                 table.replan()
         return len(stored)
 
+    def finished(self, table: LiveTable) -> None:
+        """Tell the :attr:`on_finished` listeners that ``table``'s game is over (a failing
+        listener is logged; the game is over all the same)."""
+        for listener in self.on_finished:
+            try:
+                result = listener(table)
+                if asyncio.iscoroutine(result):
+                    task = asyncio.get_running_loop().create_task(result)
+                    self._listening.add(task)
+                    task.add_done_callback(self._listener_done)
+            except Exception:
+                log.exception("table %s: a listener of finished games failed", table.code)
+
+    def _listener_done(self, task: asyncio.Task[Any]) -> None:
+        self._listening.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a listener of finished games failed", exc_info=task.exception())
+
     def _rebuild(self, item: StoredTable) -> LiveTable:
         rules = Rules.from_json(item.row.rules)
         seats = [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in item.seats]
         table = LiveTable(self, item.id, rules, TableSettings.from_json(item.row.settings), seats, item.row.status,
                           item.row.created)
         table.replay(item.actions)
+        table.chat = item.chat[-CHAT_KEPT:]
+        table.chat_count = table.chat[-1].id + 1 if table.chat else 0
         if table.state.is_terminal():
             table.status = FINISHED
         return table
@@ -747,24 +956,37 @@ class TableManager:
         return await asyncio.shield(pending)
 
     async def create(self, rules: Rules, name: str, others: Sequence[str], timer: float,
-                     stand_in: str | None = None) -> tuple[LiveTable, str]:
+                     stand_in: str | None = None, deals: dict[str, Any] | None = None,
+                     extra: dict[str, Any] | None = None) -> tuple[LiveTable, str]:
         """A new table: seat 0 is its creator (``name``); ``others`` gives every other seat:
-        ``"open"`` for a person to join, or a bot level. Returns the table and the creator's token."""
+        ``"open"`` for a person to join, or a bot level. ``deals`` names its deal source
+        (:func:`ohhell.server.deals.deal_source`; default: random), ``extra`` what other parts
+        of the server keep with it. Returns the table and the creator's token."""
         if len(others) != rules.players - 1:
             raise OhHellError(_("%(n)d players need %(m)d other seats") % {"n": rules.players, "m": rules.players - 1})
+        try:
+            deal_source(deals)
+        except (ValueError, KeyError, TypeError) as error:
+            raise OhHellError(str(error)) from error
         for level in others:
             if level != OPEN and level not in self.levels:
                 raise OhHellError(_("there is no bot called %(name)s here") % {"name": level})
         stand_in = stand_in or self.stand_in_level
         if stand_in not in self.levels:
             raise OhHellError(_("there is no bot called %(name)s here") % {"name": stand_in})
-        code = new_code()
-        while code in self.tables or await asyncio.to_thread(self.store.table_exists, code):
-            code = new_code()
         token = new_token()
         seats = [Seat(0, HUMAN, None, name, token_hash(token))]
         seats += [Seat(i + 1, OPEN) if level == OPEN else Seat(i + 1, BOT, level) for i, level in enumerate(others)]
-        settings = TableSettings(timer=timer, host=0, stand_in=stand_in)
+        settings = TableSettings(timer=timer, host=0, stand_in=stand_in, deals=dict(deals or {"kind": "random"}),
+                                 extra=dict(extra or {}))
+        table = await self._new_table(rules, settings, seats)
+        return table, token
+
+    async def _new_table(self, rules: Rules, settings: TableSettings, seats: list[Seat]) -> LiveTable:
+        """Store a new table with these seats and bring it to life (started if no seat is open)."""
+        code = new_code()
+        while code in self.tables or await asyncio.to_thread(self.store.table_exists, code):
+            code = new_code()
         status = WAITING
         created = time.time()
         await self.store.create_table(TableRow(code, created, status, rules.to_json(), settings.to_json()),
@@ -773,7 +995,16 @@ class TableManager:
         self.tables[code] = table
         if not any(seat.kind == OPEN for seat in seats):
             await table.start(None)
-        return table, token
+        return table
+
+    async def create_rematch(self, table: LiveTable) -> str:
+        """A new game with ``table``'s rules, settings and seats (people keep their tokens);
+        returns its code."""
+        seats = [Seat(seat.index, seat.kind, seat.bot_level, seat.name, seat.token_hash) for seat in table.seats]
+        deals = table.settings.deals if table.settings.deals.get("kind") == "random" else {"kind": "random"}
+        settings = dataclasses.replace(table.settings, next=None, deals=deals)
+        successor = await self._new_table(table.rules, settings, seats)
+        return successor.code
 
     def maybe_unload(self, table: LiveTable) -> None:
         """Drop a finished table nobody watches from memory after a while (it stays stored)."""

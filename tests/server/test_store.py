@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ohhell.server.store import SeatRow, Store, StoreError, TableRow
+from ohhell.server.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
 
 TABLES = 40
 MOVES = 5
@@ -136,7 +136,7 @@ def test_a_schema_1_database_is_upgraded_and_keeps_its_sheets(tmp_path: Path) ->
     assert store.load_sheet("old-sheet") == ({"format": "ohhell/1"}, [])
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM ohhell_schema").fetchall() == [(2,)]
+        assert conn.execute("SELECT version FROM ohhell_schema").fetchall() == [(SCHEMA_VERSION,)]
     newer = tmp_path / "newer.db"
     with sqlite3.connect(newer) as conn:
         conn.execute("CREATE TABLE ohhell_schema (version INTEGER PRIMARY KEY)")
