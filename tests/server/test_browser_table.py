@@ -61,6 +61,10 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # The server's Content-Security-Policy forbids inline scripts and styles: a page that
+        # breaks it is told so on the console.
+        page.on("console", lambda message: self.errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text else None)
         return page
 
     def close(self) -> None:

@@ -179,6 +179,10 @@ export class TablePage {
         break;
       case "chat":
         ui.chat = [...ui.chat, message].slice(-200);
+        if (message.seat !== null && message.seat !== undefined && this.s && message.seat !== this.s.seat) {
+          ui.reactions = { ...ui.reactions, [message.seat]: { text: message.text, at: Date.now() } };
+          setTimeout(() => this.update(), REACTION_MS + 50);
+        }
         if (ui.panel !== "chat" && !getPrefs().chatMuted && !getPrefs().mutedNames.includes(message.name)) {
           ui.unread += 1;
           playSound("chat");
@@ -394,6 +398,7 @@ export class TablePage {
       <div class="table-body"><div class="play-area">
       ${ui.notice ? html`<p class="notice" role="alert" onClick=${() => { ui.notice = ""; this.update(); }}>${ui.notice}</p>` : null}
       ${s.table.paused ? html`<p class="notice paused" role="status">${t("paused")}</p>` : null}
+      ${me !== null && !away && s.table.seats[me].timeouts > 0 ? html`<p class="notice" role="status">${t("timed_out_notice")}</p>` : null}
       ${away ? html`<p class="notice away" role="alert">${t("away_notice")} <button type="button" class="primary" id="back"
           onClick=${() => this.send({ type: "back" })}>${t("im_back")}</button></p>` : null}
       <div class="felt-wrap">
@@ -521,7 +526,8 @@ export class TablePage {
     } else if (panel === "history") {
       body = html`<${History} data=${this.ui.history} names=${names} />`;
     } else if (panel === "chat") {
-      body = html`<${Reactions} onReact=${(r) => this.sendTracked("react", { type: "react", reaction: r })} disabled=${!this.ui.chatAvailable} />
+      body = html`<${Reactions} choices=${(this.welcome && this.welcome.reactions) || undefined}
+        onReact=${(r) => this.sendTracked("react", { type: "react", reaction: r })} disabled=${!this.ui.chatAvailable} />
         <${Chat} lines=${this.ui.chat} available=${this.ui.chatAvailable} error=${this.ui.chatError}
           onSend=${(text) => this.sendTracked("chat", { type: "chat", text })} />`;
     } else if (panel === "rules") {

@@ -6,9 +6,9 @@ import { getPrefs, setPrefs } from "../storage.js";
 
 export const REACTIONS = ["👍", "👏", "😮", "😂", "😢", "🔥"];
 
-export function Reactions({ onReact, disabled }) {
+export function Reactions({ onReact, disabled, choices = REACTIONS }) {
   return html`<div class="reactions" role="group" aria-label=${t("reactions")}>
-    ${REACTIONS.map((r) => html`<button type="button" class="reaction-button" key=${r} disabled=${disabled}
+    ${choices.map((r) => html`<button type="button" class="reaction-button" key=${r} disabled=${disabled}
       aria-label=${t("react_with", { reaction: r })} onClick=${() => onReact(r)}>${r}</button>`)}
   </div>`;
 }
@@ -18,7 +18,8 @@ export function Chat({ lines, onSend, error, available }) {
   const list = useRef(null);
   const prefs = getPrefs();
   const muted = new Set(prefs.mutedNames);
-  const shown = lines.filter((line) => !muted.has(line.name));
+  const nameOf = (line) => line.name || t("spectator");
+  const shown = lines.filter((line) => !muted.has(nameOf(line)));
   useEffect(() => {
     const node = list.current;
     if (node) node.scrollTop = node.scrollHeight;
@@ -39,8 +40,9 @@ export function Chat({ lines, onSend, error, available }) {
   return html`<div class="chat" id="chat">
     ${available ? null : html`<p class="muted">${t("chat_unavailable")}</p>`}
     <ol class="chat-lines" ref=${list} aria-live="polite" aria-label=${t("chat")}>
-      ${shown.map((line) => html`<li key=${line.id}><button type="button" class="chat-name linkish" title=${t("mute_name", { name: line.name })}
-          onClick=${() => toggleMute(line.name)}>${line.name}</button> <span class="chat-text">${line.text}</span></li>`)}
+      ${shown.map((line) => html`<li key=${line.id} class=${line.seat === null || line.seat === undefined ? "from-spectator" : ""}>
+          <button type="button" class="chat-name linkish" title=${t("mute_name", { name: nameOf(line) })}
+          onClick=${() => toggleMute(nameOf(line))}>${nameOf(line)}</button> <span class="chat-text">${line.text}</span></li>`)}
     </ol>
     ${mutedList.length ? html`<p class="muted small">${t("muted_names")}: ${mutedList.map((name) => html`<button type="button" class="linkish" key=${name}
         onClick=${() => toggleMute(name)} title=${t("unmute_name", { name })}>${name}</button> `)}</p>` : null}

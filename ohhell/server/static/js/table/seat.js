@@ -46,7 +46,10 @@ function standingText(info) {
 }
 
 export function statusText(seatInfo) {
-  if (seatInfo.kind === "bot") return t("status_bot") + (seatInfo.bot ? " · " + levelName(seatInfo.bot) : "");
+  if (seatInfo.kind === "bot") {
+    if (seatInfo.fallback) return t("status_fallback");
+    return t("status_bot") + (seatInfo.bot ? " · " + levelName(seatInfo.bot) : "");
+  }
   if (seatInfo.kind === "open") return t("status_open");
   if (seatInfo.away) return t("status_away");
   return seatInfo.online ? t("status_online") : t("status_offline");
@@ -83,7 +86,8 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
           <div class="seat-standing">${standingLine || (info.kind !== "human" || info.online && !info.away ? "" : statusText(info))}</div>`}
     </div>
     ${acting ? html`<span class="turn-arrow" aria-hidden="true"></span>` : null}
-    ${reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true">${reaction.reaction}</span>` : null}
+    ${reaction && reaction.reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true">${reaction.reaction}</span>` : null}
+    ${reaction && reaction.text ? html`<span class="bubble" key=${reaction.at} aria-hidden="true">${reaction.text}</span>` : null}
   </div>`;
 }
 
