@@ -212,7 +212,8 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "over_by_bids": N_("over by %(n)d"),
     "bids_even": N_("even"),
     "bid_forbidden_label": N_("%(bid)d: not allowed for the dealer"),
-    "forbidden_bid_other": N_("%(name)s deals and may not bid %(bid)d: the bids must not add up to the number of cards."),
+    "forbidden_bid_other": N_("%(name)s deals and may not bid %(bid)d: "
+                              "the bids must not add up to the number of cards."),
     "hand_done": N_("Hand %(n)d is over"),
     "player": N_("Player"),
     "points": N_("Points"),
@@ -240,10 +241,12 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "pref_motion": N_("Moving cards"),
     "pref_notify": N_("Notify me when it is my turn and this tab is hidden"),
     "pref_note": N_("These settings are kept in this browser."),
-    "timed_out_notice": N_("Your time ran out, so a bot played this turn for you. If it runs out twice in a row, a bot takes over until you press \"I'm back\"."),
+    "timed_out_notice": N_("Your time ran out, so a bot played this turn for you. "
+                           "If it runs out twice in a row, a bot takes over until you press \"I'm back\"."),
     "status_fallback": N_("stand-in bot (the chosen bot failed)"),
     "spectator": N_("Spectator"),
-    "sheet_legend": N_("Each cell: tricks taken / bid, the hand's points, the running total. The dealer's cell is shaded."),
+    "sheet_legend": N_("Each cell: tricks taken / bid, the hand's points, the running total. "
+                       "The dealer's cell is shaded."),
     "no_hands_yet": N_("No hand has been finished yet."),
     "hand_label": N_("Hand"),
     "timer_none": N_("No timer"),

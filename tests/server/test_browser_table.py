@@ -12,6 +12,7 @@ most 2 cards) on a fast server, so the whole file stays under a minute or two.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import tempfile
@@ -29,7 +30,8 @@ SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") el
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
+                   "has_touch": True}
 MY_MOVE = ".bid-button:not([disabled]), #hand button.card.legal"
 
 # Which of the planned server features (docs/team PROTOCOL-PLAN) this server has: the browser
@@ -262,7 +264,7 @@ def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages
     assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30  # one row, gently fanned
     assert min(c["x"] for c in cards) >= 0 and max(c["x"] + c["w"] for c in cards) <= 390
     steps = sorted(c["x"] for c in cards)
-    assert min(b - a for a, b in zip(steps, steps[1:], strict=False)) >= 14  # every corner index shows
+    assert min(b - a for a, b in itertools.pairwise(steps)) >= 14  # every corner index shows
     for button in boxes(phone, ".bid-button"):
         assert button["y"] + button["h"] <= 844
     # Sorted by suit, trump at the right end, colours alternating where the suits allow.
@@ -275,7 +277,7 @@ def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages
         assert runs[-1] == trump[-1], (hand, trump)
     red = [suit in "HD" for suit in runs]
     if sorted(red).count(True) == 2 and red.count(False) == 2:
-        assert all(a != b for a, b in zip(red, red[1:], strict=False)), runs
+        assert all(a != b for a, b in itertools.pairwise(red)), runs
     labels = phone.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
     assert all(re.fullmatch(r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
                             r"(spades|hearts|diamonds|clubs)", label) for label in labels), labels
@@ -287,13 +289,14 @@ def test_reload_in_the_middle_of_a_trick(server: ServerProcess, pages: Pages) ->
     create_table(page, server.url, ["basic"] * 3)
     play_until([page], "document.querySelectorAll('.trick .played:not(.collecting)').length >= 1 && "
                        "document.querySelector('#hand button.card.legal')")
-    trick = page.eval_on_selector_all(".trick .played:not(.collecting) .card", "nodes => nodes.map(n => n.dataset.card)")
-    hand = page.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.dataset.card)")
+    cards = "nodes => nodes.map(n => n.dataset.card)"
+    trick = page.eval_on_selector_all(".trick .played:not(.collecting) .card", cards)
+    hand = page.eval_on_selector_all("#hand .card", cards)
     seats = page.eval_on_selector_all(".felt .seat", "nodes => nodes.map(n => n.innerText)")
     page.reload()
     page.wait_for_selector("#hand button.card.legal")
-    assert page.eval_on_selector_all(".trick .played:not(.collecting) .card", "nodes => nodes.map(n => n.dataset.card)") == trick
-    assert page.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.dataset.card)") == hand
+    assert page.eval_on_selector_all(".trick .played:not(.collecting) .card", cards) == trick
+    assert page.eval_on_selector_all("#hand .card", cards) == hand
     assert page.eval_on_selector_all(".felt .seat", "nodes => nodes.map(n => n.innerText)") == seats
 
 
