@@ -204,6 +204,7 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         felt = boxes(page, ".felt")[0]
         over = boxes(page, "#game-over")[0]
         assert over["y"] >= felt["y"] + felt["h"] - 1, (felt, over)
+    shot(ann, "game-over.png", full_page=True)
     totals = ann.eval_on_selector_all(".places li b", "nodes => nodes.map(n => Number(n.textContent))")
     assert totals == sorted(totals, reverse=True)
     places = ann.eval_on_selector_all(".places li .place", "nodes => nodes.map(n => n.textContent)")
@@ -433,3 +434,34 @@ def test_axe_finds_no_serious_problem(server: ServerProcess, pages: Pages) -> No
     assert axe_problems(page) == [], "history"
     play_until([page], GAME_OVER, timeout_s=90)
     assert axe_problems(page) == [], "game over"
+
+
+def test_a_phone_in_russian_with_the_score_sheet_and_history(server: ServerProcess, pages: Pages) -> None:
+    """Long words on a narrow screen: nothing overflows, and the score sheet and the history fit
+    390 px with every player's column in view (the hand column stays put)."""
+    from test_browser_i18n import PAGE_TEXTS, english_leftovers
+
+    phone = pages.new(locale="ru-RU", **PHONE)
+    create_table(phone, server.url, ["basic"] * 4, name="Анастасия")
+    phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    assert phone.evaluate("document.documentElement.lang") == "ru"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in boxes(phone, ".felt .seat"):
+        assert name["x"] >= -1 and name["x"] + name["w"] <= 391, name
+    shot(phone, "phone-ru.png")
+    play_until([phone], "document.querySelector('#hand-summary')")
+    shot(phone, "phone-ru-summary.png")
+    phone.click("#summary-close")
+    phone.click("#show-sheet")
+    phone.wait_for_selector("#sheet .score-table tbody tr")
+    table = boxes(phone, "#sheet .score-table")[0]
+    assert table["w"] <= 390, table  # five players and the hand column, no sideways scrolling
+    shot(phone, "score-sheet-phone.png")
+    phone.click("#tab-history")  # the drawer covers the table's tool bar on a phone: its own tabs
+    phone.wait_for_selector("#history #replay-next")
+    phone.click("#replay-next")
+    phone.wait_for_selector("#history .replay-trick .card")
+    assert phone.evaluate("document.querySelector('.drawer-body').scrollWidth <= 390")
+    shot(phone, "history-phone.png")
+    texts = phone.evaluate(PAGE_TEXTS)
+    assert english_leftovers(texts, "ru") == []

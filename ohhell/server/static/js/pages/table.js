@@ -327,7 +327,8 @@ export class TablePage {
   }
 
   togglePanel(name) {
-    this.ui.panel = this.ui.panel === name ? null : name;
+    const fromTab = document.activeElement && document.activeElement.classList.contains("drawer-tab");
+    this.ui.panel = this.ui.panel === name && !fromTab ? null : name;
     if (this.ui.panel === "history") this.send({ type: "history" });
     if (this.ui.panel === "chat") this.ui.unread = 0;
     this.update();
@@ -538,8 +539,15 @@ export class TablePage {
     } else {
       body = html`<${Settings} />`;
     }
+    // Tabs in the drawer itself: on a phone the drawer covers the table's tool bar.
+    const tabs = [["sheet", "▦"], ...(s.finished_hands.length ? [["history", "⟲"]] : []), ["chat", "✉"], ["rules", "§"], ["settings", "⚙"]];
     return html`<aside class="drawer" id=${"drawer-" + panel} aria-labelledby="drawer-title">
-      <header class="row spread"><h2 id="drawer-title">${titles[panel]}</h2>
+      <header class="drawer-head">
+        <h2 id="drawer-title" class="sr">${titles[panel]}</h2>
+        <nav class="drawer-tabs" aria-label=${t("tools")}>${tabs.map(([name, icon]) => html`<button type="button" key=${name} id=${"tab-" + name}
+          class=${"drawer-tab" + (name === panel ? " active" : "")} aria-current=${name === panel ? "page" : undefined}
+          title=${titles[name]} onClick=${() => this.togglePanel(name)}><span aria-hidden="true">${icon}</span>
+          <span class="label">${titles[name]}</span>${name === "chat" && this.ui.unread ? html`<span class="badge-count">${this.ui.unread}</span>` : null}</button>`)}</nav>
         <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => this.togglePanel(panel)}>✕</button></header>
       <div class="drawer-body">${body}</div>
     </aside>`;

@@ -38,7 +38,8 @@ export function History({ data, names }) {
     </div>
     <p class="muted">${t("dealer")}: ${names[hand.dealer]} · ${t("trump")}: ${suitWord(hand.trump)}</p>
     ${shown ? html`<div class="replay-trick trick-cards">${shown.map(([seat, card]) => html`<div class=${"replay-played" + (seat === winner ? " winner" : "")} key=${card}>
-        <${Card} card=${card} small=${true} /><span class="played-by">${names[seat]}</span></div>`)}</div>` : null}
+        <${Card} card=${card} small=${true} /><span class="played-by">${names[seat]}</span></div>`)}</div>
+      ${winner !== null && winner !== undefined ? html`<p class="replay-winner">${t("won_by", { name: names[winner] })}</p>` : null}` : null}
     <ul class="replay-seats">${names.map((name, seat) => html`<li key=${seat} class="replay-seat">
       <div class="seat-line"><b>${name}</b> <span class="muted">${t("bid")} ${hand.bids[seat] ?? "–"} · ${t("tricks")} ${hand.tricks[seat]} · ${hand.scores[seat] > 0 ? "+" : ""}${hand.scores[seat]}</span></div>
       <div class="replay-hand">${sortHand(dealt[seat] || [], hand.trump).map((card) => html`<${Card} key=${card} card=${card} small=${true} extra=${played.has(card) ? "gone" : ""} />`)}</div>
