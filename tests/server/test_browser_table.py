@@ -27,7 +27,8 @@ from ohhell.server import protocol
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="ohhell-table-shots-"))
-PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
+# A long grace: a reload on a busy machine must not hand the seat to a stand-in bot.
+PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60")
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
@@ -154,6 +155,7 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(450)  # the cards end their moves
     page.screenshot(path=str(SHOTS / name), full_page=full_page)
 
 
@@ -204,6 +206,9 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         felt = boxes(page, ".felt")[0]
         over = boxes(page, "#game-over")[0]
         assert over["y"] >= felt["y"] + felt["h"] - 1, (felt, over)
+    if ann.query_selector("#drawer-chat"):
+        ann.click("#show-chat")  # close the chat for the picture
+    ann.wait_for_selector(".trick .played", state="detached", timeout=5000)  # the last trick went to its winner
     shot(ann, "game-over.png", full_page=True)
     totals = ann.eval_on_selector_all(".places li b", "nodes => nodes.map(n => Number(n.textContent))")
     assert totals == sorted(totals, reverse=True)

@@ -489,7 +489,7 @@ export class TablePage {
 
   centre(s, names, acting) {
     let line = "";
-    if (s.game_over) line = t("game_over");
+    if (s.game_over) line = "";  // the game's end is told below the table
     else if (s.phase === "bidding" && acting.length > 1) line = t("waiting_for_bids");
     else if (acting.length === 1 && acting[0] !== s.seat && !s.current_trick.length && !this.ui.collecting)
       line = s.phase === "bidding" ? t("name_bids", { name: names[acting[0]] }) : t("name_leads", { name: names[acting[0]] });
