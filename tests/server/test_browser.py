@@ -138,9 +138,13 @@ def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) 
     selects = page.query_selector_all("#seat-choices select")
     selects[0].select_option("open")
     selects[1].select_option("random")
+    page.check("#timer-relaxed")  # a 60-second turn timer
     page.click("#create")
     page.wait_for_selector("#invite-link")
     link = page.input_value("#invite-link")
+    code = link.rsplit("/", 1)[1]
+    summary = page.evaluate("async (code) => (await fetch('/api/tables/' + code)).json()", code)
+    assert summary["timer"] == 60 and summary.get("timer_mode", "relaxed") == "relaxed", summary
     friend_context = browser.new_context()
     friend = friend_context.new_page()
     friend.goto(link)

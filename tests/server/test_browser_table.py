@@ -306,7 +306,7 @@ def test_reload_in_the_middle_of_a_trick(server: ServerProcess, pages: Pages) ->
     assert page.eval_on_selector_all(".felt .seat", "nodes => nodes.map(n => n.innerText)") == seats
 
 
-def test_keyboard_only_play(server: ServerProcess, pages: Pages) -> None:
+def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> None:
     page = pages.new()
     create_table(page, server.url, ["basic"] * 3)
     page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
@@ -334,6 +334,23 @@ def test_keyboard_only_play(server: ServerProcess, pages: Pages) -> None:
     assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == label
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 1}")
+    # The tab is hidden: when the turn comes back, the title says so.
+    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true}); }")
+    page.wait_for_selector("#hand button.card.legal", timeout=30_000)
+    page.wait_for_function("() => document.title.startsWith('●')")
+    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true}); "
+                  "document.dispatchEvent(new Event('visibilitychange')); }")
+    assert not page.title().startswith("●")
+    # A card dragged from the hand onto the table is played.
+    card = page.query_selector("#hand button.card.legal")
+    box = card.bounding_box()
+    felt = boxes(page, ".felt")[0]
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
+    page.mouse.down()
+    for step in range(1, 8):
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20 - step * (box["y"] - felt["y"] - felt["h"] / 2) / 7)
+    page.mouse.up()
+    page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 2}")
 
 
 def test_the_turn_timer_shows_warns_and_plays(server: ServerProcess, pages: Pages) -> None:
@@ -374,6 +391,11 @@ def test_cards_move_and_updates_keep_focus_and_panels(server: ServerProcess, pag
     assert page.query_selector("#drawer-settings")
     page.keyboard.press("Space")  # the four-colour deck
     assert page.evaluate("() => document.documentElement.classList.contains('four-colour')")
+    diamond = page.query_selector("#hand .card.suit-D, .trick .card.suit-D")
+    if diamond:
+        assert diamond.evaluate("n => getComputedStyle(n).color") == "rgb(20, 86, 200)"  # blue diamonds
+    page.check("#pref-sound")  # sounds on: the next cards are heard (Web Audio), nothing breaks
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('ohhell.prefs')).sound") is True
     # Under prefers-reduced-motion nothing moves.
     still = pages.new(reduced_motion="reduce")
     create_table(still, server.url, ["basic"] * 3)
