@@ -329,9 +329,13 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
         raise AssertionError("Tab never reached the hand")
     label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
     assert label.endswith(", playable"), label
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowLeft")
-    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == label
+    last = page.evaluate("() => document.activeElement === [...document.querySelectorAll('#hand .card')].pop()")
+    away, back = ("ArrowLeft", "ArrowRight") if last else ("ArrowRight", "ArrowLeft")
+    focused = "() => document.activeElement.getAttribute('aria-label')"
+    page.keyboard.press(away)  # the arrows walk along the hand and back
+    assert page.evaluate(focused) != label
+    page.keyboard.press(back)
+    assert page.evaluate(focused) == label
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 1}")
     # The tab is hidden: when the turn comes back, the title says so.
@@ -343,6 +347,7 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
     assert not page.title().startswith("●")
     # A card dragged from the hand onto the table is played.
     card = page.query_selector("#hand button.card.legal")
+    dragged = card.get_attribute("data-card")
     box = card.bounding_box()
     felt = boxes(page, ".felt")[0]
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
@@ -350,7 +355,7 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
     for step in range(1, 8):
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20 - step * (box["y"] - felt["y"] - felt["h"] / 2) / 7)
     page.mouse.up()
-    page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 2}")
+    page.wait_for_selector(f'.trick .card[data-card="{dragged}"]', timeout=10_000)
 
 
 def test_the_turn_timer_shows_warns_and_plays(server: ServerProcess, pages: Pages) -> None:

@@ -3,24 +3,23 @@
 // where the cards are, lets Preact patch the page (only what changed: focus, open menus and
 // scroll survive) and then moves the cards from their old places to their new ones.
 import { html, render } from "../html.js";
-import { t, tn, language, levelName, cardSpoken, suitWord, SUIT_SYMBOLS } from "../i18n.js";
+import { t, language, levelName } from "../i18n.js";
 import { api } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
-import { seatsStored, storeSeat, savedName, saveName, getPrefs, setPrefs, onPrefs } from "../storage.js";
+import { seatsStored, storeSeat, savedName, saveName, getPrefs, onPrefs } from "../storage.js";
 import { snapshot, animate } from "../anim.js";
 import { play as playSound } from "../sound.js";
-import { turnChanged, setBaseTitle, askPermission } from "../notify.js";
+import { turnChanged, setBaseTitle } from "../notify.js";
 import { sortHand } from "../cards.js";
-import { seatsFromMe, actingSeats, isMyTurn, bidTotal, forbiddenBid, places } from "../game.js";
-import { ScoreTable } from "../sheet.js";
-import { Seat, statusText } from "../table/seat.js";
+import { seatsFromMe, actingSeats, isMyTurn, forbiddenBid, places } from "../game.js";
+import { Seat } from "../table/seat.js";
 import { Trick } from "../table/trick.js";
 import { Hand } from "../table/hand.js";
 import { Prompt } from "../table/prompt.js";
-import { Card } from "../table/card.js";
 import { HandSummary, GameOver } from "../table/summary.js";
-import { History } from "../table/history.js";
-import { Chat, Reactions } from "../table/chat.js";
+import { TopBar } from "../table/topbar.js";
+import { Drawer } from "../table/drawer.js";
+import { WaitingRoom } from "../table/waiting.js";
 
 const REACTION_MS = 2600;
 const SUMMARY_MIN_MS = 4000;
@@ -375,7 +374,7 @@ export class TablePage {
     if (!s || !s.table) return html`<p class="muted loading">${this.status === "lost" ? t("reconnecting") : "…"}</p>`;
     const names = this.names();
     setBaseTitle(`${t("table_code", { code: this.code })} · ${t("app_title")}`);
-    if (s.table.status === "waiting") return this.waitingView(names);
+    if (s.table.status === "waiting") return html`<${WaitingRoom} ctl=${this} names=${names} />`;
     const ui = this.ui;
     const me = s.seat;
     const count = names.length;
@@ -398,7 +397,7 @@ export class TablePage {
     const away = me !== null && s.table.seats[me].away;
     const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
     return html`<div class=${classes}>
-      ${this.topBar(s, names, forbidden)}
+      <${TopBar} ctl=${this} s=${s} />
       <div class="table-body"><div class="play-area">
       ${ui.notice ? html`<p class="notice" role="alert" onClick=${() => { ui.notice = ""; this.update(); }}>${ui.notice}</p>` : null}
       ${s.table.paused ? html`<p class="notice paused" role="status">${t("paused")}</p>` : null}
@@ -426,9 +425,11 @@ export class TablePage {
             onHint=${() => this.send({ type: "hint", version: s.version })} />
           <${Hand} cards=${hand} playable=${playing ? plays : new Set()} myTurn=${playing} width=${ui.handWidth} cardWidth=${ui.cardWidth}
             hinted=${hintedCard} dealer=${s.dealer} onPlay=${(card) => this.act({ type: "play", card })} />
-        </div>` : me === null ? html`<p class="badge watching-note">${t("spectating")}</p>` : null}
+        </div>` : me === null ? html`<div class="hand-zone watching"><p class="badge watching-note">${t("spectating")}</p>
+          ${s.game_over ? null : html`<${Prompt} s=${s} names=${names} forbidden=${forbidden} hint=${null} changing=${false} myTurn=${false}
+            onAct=${() => {}} onChanging=${() => {}} onHint=${() => {}} />`}</div>` : null}
       </div>
-      ${this.drawer(s, names)}</div>
+      <${Drawer} ctl=${this} s=${s} names=${names} /></div>
     </div>`;
   }
 
@@ -449,44 +450,6 @@ export class TablePage {
     this.update();
   }
 
-  topBar(s, names, forbidden) {
-    const total = bidTotal(s);
-    const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
-    let bidsLine = null;
-    if (total && !s.game_over) {
-      const verdict = !total.all ? "" : total.diff < 0 ? t("under_by", { n: -total.diff }) : total.diff > 0 ? t("over_by_bids", { n: total.diff }) : t("bids_even");
-      bidsLine = html`<span class=${"bids-total" + (total.all ? (total.diff < 0 ? " under" : total.diff > 0 ? " over" : "") : "")} id="bids-total">
-        ${t("bids_of", { sum: total.sum, size: total.size })}${verdict ? html` · <b>${verdict}</b>` : null}</span>`;
-    }
-    const trumpKnown = s.dealt || s.scoresheet;
-    // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
-    const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (this.ui.panel === name ? " active" : "")}
-      aria-pressed=${this.ui.panel === name ? "true" : "false"} title=${label} onClick=${() => this.togglePanel(name)}>
-      <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
-    return html`<div class="table-bar">
-      <div class="info-bar" id="info-bar">
-        <span class="table-code">${t("table_code", { code: this.code })}</span>
-        ${s.game_over ? null : html`<span>${handLabel} · ${tn("cards_n", s.hand_size)}</span>`}
-        ${!s.game_over && trumpKnown ? html`<span class="trump" id="trump">${t("trump")}: <strong class=${s.trump ? "suit-" + s.trump : ""}>
-          ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
-          ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
-        ${bidsLine}
-        ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
-        ${this.status === "lost" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
-      </div>
-      <div class="tools" role="toolbar" aria-label=${t("tools")}>
-        ${s.completed_tricks.length && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${this.ui.peek ? "true" : "false"}
-          title=${t("show_last_trick")} onClick=${() => { this.ui.peek = !this.ui.peek; this.update(); }}>
-          <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
-        ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
-        ${s.finished_hands.length ? tool("history", "⟲", t("history"), "show-history") : null}
-        ${tool("chat", "✉", t("chat"), "show-chat", this.ui.unread)}
-        ${tool("rules", "§", t("rules"), "show-rules")}
-        ${tool("settings", "⚙", t("settings"), "show-settings")}
-      </div>
-    </div>`;
-  }
-
   centre(s, names, acting) {
     let line = "";
     if (s.game_over) line = "";  // the game's end is told below the table
@@ -495,75 +458,4 @@ export class TablePage {
       line = s.phase === "bidding" ? t("name_bids", { name: names[acting[0]] }) : t("name_leads", { name: names[acting[0]] });
     return html`<div class="centre" aria-live="polite">${line ? html`<span class="centre-line">${line}</span>` : null}</div>`;
   }
-
-  waitingView(names) {
-    const s = this.s;
-    const link = `${location.origin}/t/${this.code}`;
-    const copy = (text) => async (event) => {
-      const button = event.currentTarget;
-      try { await navigator.clipboard.writeText(text); button.textContent = t("copied"); } catch (error) { /* no clipboard */ }
-    };
-    return html`<div class="panel waiting narrow">
-      <h2>${t("table_code", { code: this.code })}</h2>
-      <p>${t("waiting_for_players")}</p>
-      <label>${t("invite")}<span class="row"><input readonly value=${link} id="invite-link" />
-        <button type="button" onClick=${copy(link)}>${t("copy")}</button></span></label>
-      <ul class="plain seats-list">${s.table.seats.map((seat, i) => html`<li key=${i}>${t("seat_n", { n: i + 1 })}: ${names[i]}
-        <span class="muted"> · ${statusText(seat)}</span></li>`)}</ul>
-      <p class="muted">${t("only_host_starts")}</p>
-      ${s.seat !== null && s.seat === s.table.host ? html`<button type="button" class="primary" id="start" onClick=${() => this.send({ type: "start" })}>${t("start_now")}</button>` : null}
-      ${this.token ? html`<details><summary>${t("your_link")}</summary><span class="row">
-        <input readonly value=${`${location.origin}/t/${this.code}#seat=${this.token}`} aria-label=${t("your_link")} />
-        <button type="button" onClick=${copy(`${location.origin}/t/${this.code}#seat=${this.token}`)}>${t("copy")}</button></span></details>` : null}
-    </div>`;
-  }
-
-  drawer(s, names) {
-    const panel = this.ui.panel;
-    if (!panel) return null;
-    const titles = { sheet: t("score_sheet"), history: t("history"), chat: t("chat"), rules: t("rules"), settings: t("settings") };
-    let body;
-    if (panel === "sheet") {
-      body = html`<div id="sheet"><${ScoreTable} names=${names} highlight=${s.seat} totals=${s.totals}
-        hands=${s.finished_hands} />
-        ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${this.code}/record`} download=${`ohhell-${this.code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
-    } else if (panel === "history") {
-      body = html`<${History} data=${this.ui.history} names=${names} />`;
-    } else if (panel === "chat") {
-      body = html`<${Reactions} choices=${(this.welcome && this.welcome.reactions) || undefined}
-        onReact=${(r) => this.sendTracked("react", { type: "react", reaction: r })} disabled=${!this.ui.chatAvailable} />
-        <${Chat} lines=${this.ui.chat} available=${this.ui.chatAvailable} error=${this.ui.chatError}
-          onSend=${(text) => this.sendTracked("chat", { type: "chat", text })} />`;
-    } else if (panel === "rules") {
-      body = html`<div id="rules">${(this.welcome ? this.welcome.rules_text : []).map(([topic, sentence]) => html`<p><strong>${topic}</strong> ${sentence}</p>`)}</div>`;
-    } else {
-      body = html`<${Settings} />`;
-    }
-    // Tabs in the drawer itself: on a phone the drawer covers the table's tool bar.
-    const tabs = [["sheet", "▦"], ...(s.finished_hands.length ? [["history", "⟲"]] : []), ["chat", "✉"], ["rules", "§"], ["settings", "⚙"]];
-    return html`<aside class="drawer" id=${"drawer-" + panel} aria-labelledby="drawer-title">
-      <header class="drawer-head">
-        <h2 id="drawer-title" class="sr">${titles[panel]}</h2>
-        <nav class="drawer-tabs" aria-label=${t("tools")}>${tabs.map(([name, icon]) => html`<button type="button" key=${name} id=${"tab-" + name}
-          class=${"drawer-tab" + (name === panel ? " active" : "")} aria-current=${name === panel ? "page" : undefined}
-          title=${titles[name]} onClick=${() => this.togglePanel(name)}><span aria-hidden="true">${icon}</span>
-          <span class="label">${titles[name]}</span>${name === "chat" && this.ui.unread ? html`<span class="badge-count">${this.ui.unread}</span>` : null}</button>`)}</nav>
-        <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => this.togglePanel(panel)}>✕</button></header>
-      <div class="drawer-body">${body}</div>
-    </aside>`;
-  }
-}
-
-/** The table's options for this browser: sounds, four colours, motion, notifications. */
-function Settings() {
-  const prefs = getPrefs();
-  const toggle = (key, id, label, after) => html`<label class="check"><input type="checkbox" id=${id} checked=${prefs[key]}
-    onChange=${async (e) => { const on = e.currentTarget.checked; if (after) await after(on); setPrefs({ [key]: on }); }} /> ${label}</label>`;
-  return html`<div class="settings" id="settings">
-    ${toggle("sound", "pref-sound", t("pref_sound"))}
-    ${toggle("fourColour", "pref-four-colour", t("pref_four_colour"))}
-    ${toggle("motion", "pref-motion", t("pref_motion"))}
-    ${toggle("notify", "pref-notify", t("pref_notify"), async (on) => { if (on) await askPermission(); })}
-    <p class="muted small">${t("pref_note")}</p>
-  </div>`;
 }
