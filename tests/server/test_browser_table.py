@@ -12,6 +12,7 @@ most 2 cards) on a fast server, so the whole file stays under a minute or two.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -156,6 +157,8 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(450)  # the cards end their moves
+    with contextlib.suppress(Exception):  # and a finished trick has gone to its winner
+        page.wait_for_function("() => !document.querySelector('.trick .collecting')", timeout=2000)
     page.screenshot(path=str(SHOTS / name), full_page=full_page)
 
 
