@@ -182,7 +182,7 @@ export class TablePage {
           ui.reactions = { ...ui.reactions, [message.seat]: { text: message.text, at: Date.now() } };
           setTimeout(() => this.update(), REACTION_MS + 50);
         }
-        if (ui.panel !== "chat" && !getPrefs().chatMuted && !getPrefs().mutedNames.includes(message.name)) {
+        if (ui.panel !== "chat" && !getPrefs().chatMuted && !getPrefs().mutedNames.includes(message.name || t("spectator"))) {
           ui.unread += 1;
           playSound("chat");
         }
@@ -234,7 +234,8 @@ export class TablePage {
     const mine = isMyTurn(s);
     if (mine && !this.lastTurnMine) playSound("turn");
     this.lastTurnMine = mine;
-    if (before && s.current_trick.length > before.current_trick.length) playSound("card");
+    const played = (view) => view.current_trick.length + view.completed_tricks.length * 100 + view.finished_hands.length * 10000;
+    if (before && played(s) > played(before)) playSound("card");
     turnChanged(mine, t("your_turn"));
     if (ui.panel === "history" && before && s.finished_hands.length !== before.finished_hands.length) this.send({ type: "history" });
     this.s = s;
