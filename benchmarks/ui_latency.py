@@ -103,9 +103,11 @@ PROBE = r"""
     const bid = document.querySelector(".bid-button:not([disabled])");
     if (bid) { bid.click(); return; }
     const legal = [...document.querySelectorAll("#hand button.card.legal")];
-    const cards = legal.filter((n) => !clicked.has(n.dataset.card));
-    if (cards.length) { lastClick = now(); cards[Math.floor(Math.random() * cards.length)].click(); }
-    else if (legal.length && now() - lastClick > 2000) clicked.clear();  // a refused click: try again
+    // One card per turn: wait until the clicked card has left the hand (or 3 s: it was refused).
+    const waiting = [...clicked].some((card) => document.querySelector(`#hand .card[data-card="${card}"]`));
+    if (waiting && now() - lastClick < 3000) return;
+    if (waiting) clicked.clear();
+    if (legal.length) { lastClick = now(); legal[Math.floor(Math.random() * legal.length)].click(); }
   };
   const observer = new MutationObserver(() => {
     watch();
