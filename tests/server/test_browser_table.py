@@ -126,6 +126,14 @@ def move_once(page: Any) -> bool:
     return True
 
 
+def dismiss_summary(page: Any) -> None:
+    """Close the hand's summary if it is open (it may close itself meanwhile)."""
+    button = page.query_selector("#summary-close")
+    if button is not None:
+        with contextlib.suppress(Exception):
+            button.click(timeout=1500)
+
+
 def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
     """Make every page play its turns until ``condition`` (a JS expression) is true on the first."""
     deadline = timeout_s * 1000
@@ -133,8 +141,7 @@ def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
     while not pages[0].evaluate(f"() => Boolean({condition})"):
         moved = False
         for page in pages:
-            if page.query_selector("#summary-close"):
-                page.click("#summary-close")
+            dismiss_summary(page)
             moved = move_once(page) or moved
         if not moved:
             pages[0].wait_for_timeout(40)
@@ -459,7 +466,7 @@ def test_axe_finds_no_serious_problem(server: ServerProcess, pages: Pages) -> No
     page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
     assert axe_problems(page) == [], "table, bidding"
     play_until([page], "document.querySelector('#hand-summary')")
-    page.click("#summary-close")
+    dismiss_summary(page)
     page.click("#show-sheet")
     page.wait_for_selector("#sheet .score-table")
     assert axe_problems(page) == [], "score sheet"
@@ -486,7 +493,7 @@ def test_a_phone_in_russian_with_the_score_sheet_and_history(server: ServerProce
     shot(phone, "phone-ru.png")
     play_until([phone], "document.querySelector('#hand-summary')")
     shot(phone, "phone-ru-summary.png")
-    phone.click("#summary-close")
+    dismiss_summary(phone)
     phone.click("#show-sheet")
     phone.wait_for_selector("#sheet .score-table tbody tr")
     table = boxes(phone, "#sheet .score-table")[0]
