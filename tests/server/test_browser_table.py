@@ -150,6 +150,12 @@ def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
                 raise AssertionError(f"timed out waiting for {condition}")
 
 
+def settle(page: Any) -> None:
+    """Wait until no card is moving (a new hand's cards fly in from the dealer)."""
+    page.wait_for_function("() => !document.getAnimations().some(a => a.id === 'flip' && a.playState === 'running')",
+                           timeout=5000)
+
+
 def boxes(page: Any, selector: str) -> list[dict[str, float]]:
     return list(page.eval_on_selector_all(selector, """nodes => nodes.map(n => {
         const r = n.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};
@@ -250,7 +256,7 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
         page.wait_for_selector("#hand .card")
     for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
                        (flat, "seven-players-phone-landscape.png")):
-        page.wait_for_timeout(400)  # the cards settle
+        settle(page)
         seats = boxes(page, ".felt .seat")
         assert len(seats) == 7
         width, height = page.viewport_size["width"], page.viewport_size["height"]
@@ -275,6 +281,7 @@ def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages
     phone = pages.new(**PHONE)
     create_table(phone, server.url, ["basic"] * 3, max_size=None, knobs={"max_size": "river"})
     phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    settle(phone)
     cards = boxes(phone, "#hand .card")
     assert len(cards) == 13
     assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30  # one row, gently fanned

@@ -47,10 +47,11 @@ export class TableSocket {
     this.connect();
   }
 
-  /** Send a message; returns its id (answers and errors repeat it). */
+  /** Send a message; returns its id (answers and errors repeat it), or 0 when not connected. */
   send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return 0;
     this.nextId += 1;
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ ...message, id: this.nextId }));
+    this.ws.send(JSON.stringify({ ...message, id: this.nextId }));
     return this.nextId;
   }
 

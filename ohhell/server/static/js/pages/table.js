@@ -23,6 +23,7 @@ import { WaitingRoom } from "../table/waiting.js";
 
 const REACTION_MS = 2600;
 const SUMMARY_MIN_MS = 4000;
+const PENDING_MS = 5000;
 
 /** A person's name for a seat: a bot is "Bot 3" (its level is on the seat's status line). */
 export function seatName(seat, index) {
@@ -69,6 +70,7 @@ export class TablePage {
     this.deadlines = {};
     this.lastTurnMine = false;
     this.pendingAction = null;
+    this.sentKinds = new Map(); // message id -> what it was ("act", "chat", "rematch", …)
     this.unsubscribe = onPrefs(() => this.update());
   }
 
@@ -146,8 +148,14 @@ export class TablePage {
     if (!this.s) return;
     this.ui.hint = null;
     this.ui.changing = false;
-    const id = this.send({ type: "act", version: this.s.version, action });
-    this.pendingAction = { action, id, retried: false };
+    const id = this.sendTracked("act", { type: "act", version: this.s.version, action });
+    if (!id) return; // not connected: nothing was sent
+    // Until the server answers, the hand and the bids wait (no second card by a quick double
+    // tap); an answer that never comes (a lost connection) frees them after a few seconds.
+    const pending = { action, id, version: this.s.version, retried: false };
+    this.pendingAction = pending;
+    setTimeout(() => { if (this.pendingAction === pending) { this.pendingAction = null; this.update(); } }, PENDING_MS);
+    this.update();
   }
 
   receive(message) {
@@ -155,6 +163,7 @@ export class TablePage {
     switch (message.type) {
       case "welcome":
         this.welcome = message;
+        this.pendingAction = null; // a new connection: whatever was on its way is in the state
         if (message.seat === null && this.token) this.token = null; // the token was refused: watch
         ui.chatAvailable = Array.isArray(message.chat);
         ui.chat = message.chat || [];
@@ -239,7 +248,7 @@ export class TablePage {
     turnChanged(mine, t("your_turn"));
     if (ui.panel === "history" && before && s.finished_hands.length !== before.finished_hands.length) this.send({ type: "history" });
     this.s = s;
-    this.pendingAction = null;
+    if (this.pendingAction && this.pendingAction.version !== s.version) this.pendingAction = null;
     this.closeSummaryWhenPlayGoesOn();
     this.update();
   }
@@ -260,23 +269,28 @@ export class TablePage {
 
   receiveError(message) {
     const pending = this.pendingAction;
-    if (message.code === "stale" && pending && !pending.retried && this.s) {
-      // Somebody acted first (secret bids, a bid change): try again if it is still legal.
-      const still = (this.s.legal_actions || []).some((a) => JSON.stringify(a) === JSON.stringify(pending.action));
-      if (still) {
-        pending.retried = true;
-        pending.id = this.send({ type: "act", version: this.s.version, action: pending.action });
-        return;
+    const kind = this.sentKinds.get(message.id) || "";
+    if (pending && pending.id === message.id) {
+      if (message.code === "stale" && !pending.retried && this.s) {
+        // Somebody acted first (secret bids, a bid change): try again if it is still legal.
+        const still = (this.s.legal_actions || []).some((a) => JSON.stringify(a) === JSON.stringify(pending.action));
+        if (still) {
+          pending.retried = true;
+          pending.version = this.s.version;
+          pending.id = this.sendTracked("act", { type: "act", version: this.s.version, action: pending.action });
+          return;
+        }
       }
+      this.pendingAction = null;
     }
     if (message.code === "unknown-type") {
       // The server does not have this feature yet (an older ohhell serve).
-      if (this.lastSent === "chat") this.ui.chatAvailable = false;
-      if (this.lastSent === "rematch") this.ui.rematch = { ...this.ui.rematch, available: false, error: t("not_available") };
-    } else if (this.lastSent === "chat" && message.code === "rate-limited") {
+      if (kind === "chat" || kind === "react") this.ui.chatAvailable = false;
+      if (kind === "rematch") this.ui.rematch = { ...this.ui.rematch, available: false, error: t("not_available") };
+    } else if ((kind === "chat" || kind === "react") && message.code === "rate-limited") {
       this.ui.chatError = message.message;
       setTimeout(() => { this.ui.chatError = ""; this.update(); }, 4000);
-    } else if (this.lastSent === "rematch") {
+    } else if (kind === "rematch") {
       this.ui.rematch = { ...this.ui.rematch, asked: false, error: message.message };
     } else {
       this.ui.notice = message.detail || message.message;
@@ -309,6 +323,7 @@ export class TablePage {
     if (mine) storeSeat(code, mine);
     this.code = code;
     this.s = null;
+    this.pendingAction = null;
     this.ui.collected = new Set();
     this.ui.collecting = null;
     this.ui.summaryHand = null;
@@ -321,9 +336,12 @@ export class TablePage {
 
   // ------------------------------------------------------------------------ what the page does
 
-  sendTracked(type, message) {
-    this.lastSent = type;
-    return this.send(message);
+  /** Send a message and remember its kind, so that an error naming its id is understood. */
+  sendTracked(kind, message) {
+    const id = this.send(message);
+    this.sentKinds.set(id, kind);
+    if (this.sentKinds.size > 200) this.sentKinds.delete(this.sentKinds.keys().next().value);
+    return id;
   }
 
   togglePanel(name) {
@@ -387,7 +405,7 @@ export class TablePage {
     const forbidden = forbiddenBid(s, this.knobs);
     const ranking = s.game_over ? Object.fromEntries(places(s.totals).map((p) => [p.seat, p])) : {};
     const plays = new Set((s.legal_actions || []).filter((a) => a.type === "play").map((a) => a.card));
-    const playing = s.phase === "playing" && s.turn === me;
+    const playing = s.phase === "playing" && s.turn === me && !this.pendingAction;
     const hand = me !== null && s.hand ? sortHand(s.hand, s.trump) : [];
     const hintedCard = ui.hint && ui.hint.action.type === "play" ? ui.hint.action.card : null;
     const lastDone = s.completed_tricks.length ? s.completed_tricks[s.completed_tricks.length - 1] : null;
@@ -422,6 +440,7 @@ export class TablePage {
           onRematch=${() => this.rematch()} onNewTable=${() => this.go("/")} onSheet=${() => this.togglePanel("sheet")} />` : null}
       ${me !== null && !s.game_over ? html`<div class=${"hand-zone" + (myTurn ? " my-turn" : "")}>
           <${Prompt} s=${s} names=${names} forbidden=${forbidden} hint=${ui.hint} changing=${ui.changing} myTurn=${myTurn}
+            busy=${!!this.pendingAction}
             onAct=${(a) => this.act(a)} onChanging=${() => { ui.changing = !ui.changing; this.update(); }}
             onHint=${() => this.send({ type: "hint", version: s.version })} />
           <${Hand} cards=${hand} playable=${playing ? plays : new Set()} myTurn=${playing} width=${ui.handWidth} cardWidth=${ui.cardWidth}

@@ -9,7 +9,7 @@ function sameAction(a, b) {
     && (a.high ?? null) === (b.high ?? null);
 }
 
-export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging, onHint, myTurn }) {
+export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging, onHint, myTurn, busy }) {
   const me = s.seat;
   if (s.game_over) return null;
   const legal = s.legal_actions || [];
@@ -25,7 +25,7 @@ export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging,
       const allowed = bids.some((a) => a.bid === b);
       const isForbidden = b === forbidden;
       buttons.push(html`<button type="button" key=${b} class=${"bid-button" + (isForbidden ? " forbidden" : "") + (sameAction(hint, { type: "bid", bid: b }) ? " hinted" : "")}
-        data-bid=${b} disabled=${!allowed} aria-label=${isForbidden ? t("bid_forbidden_label", { bid: b }) : t("bid_word", { bid: b })}
+        data-bid=${b} disabled=${!allowed || busy} aria-label=${isForbidden ? t("bid_forbidden_label", { bid: b }) : t("bid_word", { bid: b })}
         onClick=${() => onAct({ type: "bid", bid: b })}>${b}</button>`);
     }
     parts.push(html`<div class="bid-buttons" role="group" aria-label=${t("bid")}>${buttons}${hintButton}</div>`);
