@@ -46,6 +46,12 @@ def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:
     return singular, plural
 
 
+def pgettext(context: str, message: str) -> tuple[str, str]:
+    """A marker for the extractor: a text with its context (translated later, per language, by
+    :func:`client_catalog`)."""
+    return context, message
+
+
 @contextlib.contextmanager
 def speaking(language: str) -> Iterator[None]:
     """Make the engine's messages (``ohhell.i18n._``) speak ``language`` inside the block, naming
@@ -180,6 +186,75 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "not_your_turn": N_("Not your turn"),
     "game_not_started": N_("The game has not started yet."),
     "seat_kind_bot": N_("Bot %(n)d (%(level)s)"),
+    # -- the card table (issue 14)
+    "the_table": N_("The table"),
+    "tools": N_("Table tools"),
+    "bot_n": N_("Bot %(n)d"),
+    "on_turn": N_("on turn"),
+    "your_turn_play": N_("Your turn: play a card"),
+    "suit_led": N_("%(suit)s led"),
+    "your_cards": N_("Your cards"),
+    "card_playable": N_("playable"),
+    "card_not_playable": N_("not playable now"),
+    "card_spoken": N_("%(rank)s of %(suit)s"),
+    "card_hidden": N_("a face-down card"),
+    "card_joker": N_("joker"),
+    "played_by": N_("%(name)s: %(card)s"),
+    "name_bids": N_("%(name)s is bidding"),
+    "name_leads": N_("%(name)s leads"),
+    "needs_more": N_("needs %(n)d more"),
+    "bid_made": N_("made"),
+    "bid_missed": N_("missed"),
+    "over_by": N_("over by %(n)d"),
+    "seat_bid_tricks": N_("bid %(bid)d, won %(tricks)d"),
+    "bids_of": N_("Bids %(sum)d of %(size)d"),
+    "under_by": N_("under by %(n)d"),
+    "over_by_bids": N_("over by %(n)d"),
+    "bids_even": N_("even"),
+    "bid_forbidden_label": N_("%(bid)d: not allowed for the dealer"),
+    "forbidden_bid_other": N_("%(name)s deals and may not bid %(bid)d: "
+                              "the bids must not add up to the number of cards."),
+    "hand_done": N_("Hand %(n)d is over"),
+    "player": N_("Player"),
+    "points": N_("Points"),
+    "continue": N_("Continue"),
+    "place_n": N_("Place %(n)d"),
+    "place_shared": N_("Place %(n)d (shared)"),
+    "rematch": N_("Rematch"),
+    "rematch_host": N_("The host can start a rematch at this table."),
+    "not_available": N_("This server does not offer that yet."),
+    "paused": N_("The game is paused until a player comes back."),
+    "chat": N_("Chat"),
+    "chat_message": N_("Message"),
+    "chat_placeholder": N_("Say something to the table"),
+    "chat_unavailable": N_("This server has no chat."),
+    "send": N_("Send"),
+    "mute_chat": N_("Mute the chat"),
+    "mute_name": N_("Hide the messages of %(name)s"),
+    "unmute_name": N_("Show the messages of %(name)s again"),
+    "muted_names": N_("Hidden"),
+    "reactions": N_("Quick reactions"),
+    "react_with": N_("React with %(reaction)s"),
+    "settings": N_("Settings"),
+    "pref_sound": N_("Sounds (your turn, cards)"),
+    "pref_four_colour": N_("Four-colour deck (♦ blue, ♣ green)"),
+    "pref_motion": N_("Moving cards"),
+    "pref_notify": N_("Notify me when it is my turn and this tab is hidden"),
+    "pref_note": N_("These settings are kept in this browser."),
+    "timed_out_notice": N_("Your time ran out, so a bot played this turn for you. "
+                           "If it runs out twice in a row, a bot takes over until you press \"I'm back\"."),
+    "status_fallback": N_("stand-in bot (the chosen bot failed)"),
+    "spectator": N_("Spectator"),
+    "sheet_legend": N_("Each cell: tricks taken / bid, the hand's points, the running total. "
+                       "The dealer's cell is shaded."),
+    "no_hands_yet": N_("No hand has been finished yet."),
+    "hand_label": N_("Hand"),
+    "timer_none": N_("No timer"),
+    "timer_relaxed": N_("Relaxed (60 s a turn)"),
+    "timer_fast": N_("Fast (15 s a turn)"),
+    "rank_2": N_("two"), "rank_3": N_("three"), "rank_4": N_("four"), "rank_5": N_("five"),
+    "rank_6": N_("six"), "rank_7": N_("seven"), "rank_8": N_("eight"), "rank_9": N_("nine"),
+    "rank_T": N_("ten"), "rank_J": N_("jack"), "rank_Q": N_("queen"), "rank_K": N_("king"), "rank_A": N_("ace"),
     # -- the scorekeeper
     "sk_title": N_("Scorekeeper"),
     "sk_intro": N_("Keep the score of a game played with real cards: enter each bid and the tricks taken."),
@@ -210,6 +285,13 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "suit_X": N_("the other joker"),
 }
 """The client's texts by key (the keys are the client's; the values are English source texts)."""
+
+CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
+    # The suit in "ten of hearts", as a screen reader says a card (Russian: "десятка червей").
+    "suit_of_S": pgettext("ten of ...", "spades"), "suit_of_H": pgettext("ten of ...", "hearts"),
+    "suit_of_D": pgettext("ten of ...", "diamonds"), "suit_of_C": pgettext("ten of ...", "clubs"),
+}
+"""Client texts that need a context: (context, English source text) by key."""
 
 KNOB_LABELS: Final[dict[str, str]] = {
     "deck": N_("Deck (52, 32 cards, or 54 with two jokers)"),
@@ -278,6 +360,7 @@ CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "points_n": ngettext("%(count)d point", "%(count)d points"),
     "hands_n": ngettext("%(count)d hand", "%(count)d hands"),
     "spectators_n": ngettext("%(count)d watching", "%(count)d watching"),
+    "unread_n": ngettext("%(count)d new message", "%(count)d new messages"),
 }
 """The client's plural texts by key: (singular, plural) in English."""
 
@@ -304,7 +387,8 @@ def client_catalog(language: str) -> dict[str, Any]:
     return {
         "language": language,
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
-        "texts": {key: catalog.gettext(text) for key, text in CLIENT_TEXTS.items()},
+        "texts": {**{key: catalog.gettext(text) for key, text in CLIENT_TEXTS.items()},
+                  **{key: catalog.pgettext(context, text) for key, (context, text) in CLIENT_CONTEXT_TEXTS.items()}},
         "knobs": {key: catalog.gettext(text) for key, text in KNOB_LABELS.items()},
         "choices": {knob: {value: catalog.gettext(text) for value, text in labels.items()}
                     for knob, labels in CHOICE_LABELS.items()},

@@ -51,11 +51,12 @@ def create_with_bots(page: Any, base: str, name: str = "Ann", players: int = 4, 
     page.goto(base + "/")
     page.fill("#name", name)
     page.select_option("#players", str(players))
+    page.wait_for_function(f"document.querySelectorAll('#seat-choices select').length === {players - 1}")
     for select in page.query_selector_all("#seat-choices select"):
         select.select_option(level)
     page.click("#create")
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
-    page.wait_for_selector(".seats")
+    page.wait_for_selector(".felt")
     return str(page.url.rsplit("/", 1)[1])
 
 
@@ -109,7 +110,7 @@ def test_play_a_hand_by_clicking_reload_and_watch(server: ServerProcess, page: A
     watcher = browser.new_context(viewport={"width": 1000, "height": 800})
     spectator = watcher.new_page()
     spectator.goto(f"{server.url}/t/{code}?watch")
-    spectator.wait_for_selector(".seats")
+    spectator.wait_for_selector(".felt")
     assert spectator.query_selector("#hand") is None
     assert spectator.query_selector(".badge") is not None
     shot(spectator, "spectator.png")
@@ -133,12 +134,17 @@ def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) 
     page.goto(server.url + "/")
     page.fill("#name", "Ann")
     page.select_option("#players", "3")
+    page.wait_for_function("document.querySelectorAll('#seat-choices select').length === 2")
     selects = page.query_selector_all("#seat-choices select")
     selects[0].select_option("open")
     selects[1].select_option("random")
+    page.check("#timer-relaxed")  # a 60-second turn timer
     page.click("#create")
     page.wait_for_selector("#invite-link")
     link = page.input_value("#invite-link")
+    code = link.rsplit("/", 1)[1]
+    summary = page.evaluate("async (code) => (await fetch('/api/tables/' + code)).json()", code)
+    assert summary["timer"] == 60 and summary.get("timer_mode", "relaxed") == "relaxed", summary
     friend_context = browser.new_context()
     friend = friend_context.new_page()
     friend.goto(link)
@@ -146,7 +152,7 @@ def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) 
     friend.click("#take-seat")
     friend.wait_for_selector("#hand .card", timeout=30_000)
     page.wait_for_selector("#hand .card", timeout=30_000)
-    assert "Bob" in page.inner_text(".seats")
+    assert "Bob" in page.inner_text(".felt")
     assert set(hand_cards(page)).isdisjoint(hand_cards(friend))
     friend_context.close()
 

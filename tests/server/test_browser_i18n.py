@@ -99,6 +99,7 @@ def create_table(page: Any, base: str, players: int = 3) -> None:
     page.wait_for_selector("#create")
     page.fill("#name", "Ann")
     page.select_option("#players", str(players))
+    page.wait_for_function(f"document.querySelectorAll('#seat-choices select').length === {players - 1}")
     for select in page.query_selector_all("#seat-choices select"):
         select.select_option("random")
     page.click("#create")
@@ -133,7 +134,7 @@ def test_a_new_player_sees_lobby_and_table_in_the_browser_language(server: Serve
         for key in ("trump", "dealer", "bid", "tricks", "total", "score_sheet", "rules", "hint"):
             assert any(texts[key] in text for text in table), (key, texts[key])
         # The cards: suit symbols always, rank letters of the language; the dealer's chip.
-        faces = page.eval_on_selector_all("#hand .card .rank", "nodes => nodes.map(n => n.textContent)")
+        faces = page.eval_on_selector_all("#hand .card .index b", "nodes => nodes.map(n => n.textContent)")
         assert faces and set(faces) <= set(rank_letters(language)) | {"🃏"}, faces
         assert page.inner_text(".dealer-chip") == catalog["dealer_chip"]
         page.screenshot(path=str(SHOTS / f"table-{language}.png"), full_page=True)

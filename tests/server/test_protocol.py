@@ -251,7 +251,7 @@ def test_lobby_api_and_pages(live_server: LiveServer) -> None:
     bad = httpx.post(f"{live_server.url}/api/rules", json={"preset": "classic", "players": 7,
                                                            "knobs": {"max_size": 10}})
     assert bad.status_code == 400 and bad.json()["knob"] == "max_size"
-    for path in ("/", "/t/ABCDEF", "/score", "/static/app.js", "/static/style.css", "/i18n/en.json"):
+    for path in ("/", "/t/ABCDEF", "/score", "/static/js/main.js", "/static/style.css", "/i18n/en.json"):
         assert httpx.get(live_server.url + path).status_code == 200, path
     page = httpx.get(live_server.url + "/", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).text
     assert '<html lang="ru">' in page

@@ -1,0 +1,57 @@
+// The page's entry: the header (home, language), and a router that shows the lobby, a table, or
+// the scorekeeper for the path. Each page draws into <main> with Preact.
+import { html, render } from "./html.js";
+import { t, chosenLanguage, loadCatalog, currentCatalog } from "./i18n.js";
+import { serverConfig } from "./net/api.js";
+import { setBaseTitle } from "./notify.js";
+import { Lobby } from "./pages/lobby.js";
+import { TablePage } from "./pages/table.js";
+import { NewSheet, SheetView } from "./pages/scorekeeper.js";
+
+const main = document.getElementById("main");
+let page = null; // the table page in use (it owns a socket)
+
+export function go(path, replace = false) {
+  if (replace) history.replaceState(null, "", path); else history.pushState(null, "", path);
+  route();
+}
+
+function header() {
+  const catalog = currentCatalog();
+  const changeLanguage = async (event) => {
+    localStorage.setItem("ohhell.lang", event.currentTarget.value);
+    await loadCatalog(event.currentTarget.value);
+    header();
+    route();
+  };
+  render(html`<a href="/" id="home" class="brand" onClick=${(e) => { e.preventDefault(); go("/"); }}>♠ <span>${t("app_title")}</span></a>
+    <span id="conn" class="conn"></span>
+    <label class="lang"><span class="sr">${t("language")}</span>
+      <select id="lang" value=${catalog.language} onChange=${changeLanguage}>
+        ${catalog.languages.map((l) => html`<option value=${l.code} selected=${l.code === catalog.language}>${l.name}</option>`)}
+      </select></label>`, document.getElementById("top"));
+}
+
+async function route() {
+  if (page) page.stop();
+  page = null;
+  render(null, main);
+  main.className = "";
+  setBaseTitle(t("app_title"));
+  const path = location.pathname;
+  let match;
+  if ((match = path.match(/^\/t\/([A-Za-z0-9]+)/))) {
+    main.className = "at-table";
+    page = new TablePage(match[1].toUpperCase(), main, go);
+    await page.show();
+  } else if ((match = path.match(/^\/score\/([A-Za-z0-9_-]+)/))) {
+    render(html`<${SheetView} id=${match[1]} />`, main);
+  } else if (path.startsWith("/score")) {
+    render(html`<${NewSheet} config=${await serverConfig()} go=${go} />`, main);
+  } else {
+    render(html`<${Lobby} config=${await serverConfig()} go=${go} />`, main);
+  }
+}
+
+window.addEventListener("popstate", () => route());
+loadCatalog(chosenLanguage()).then(() => { header(); route(); });

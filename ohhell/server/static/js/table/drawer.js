@@ -1,0 +1,57 @@
+// The panel beside the table (over it on a phone): the score sheet, the history, the chat
+// and reactions, the rules in plain words, and this browser's settings, with tabs of its own.
+import { html } from "../html.js";
+import { t } from "../i18n.js";
+import { getPrefs, setPrefs } from "../storage.js";
+import { askPermission } from "../notify.js";
+import { ScoreTable } from "../sheet.js";
+import { History } from "./history.js";
+import { Chat, Reactions } from "./chat.js";
+
+export function Drawer({ ctl, s, names }) {
+  const panel = ctl.ui.panel;
+  if (!panel) return null;
+  const titles = { sheet: t("score_sheet"), history: t("history"), chat: t("chat"), rules: t("rules"), settings: t("settings") };
+  let body;
+  if (panel === "sheet") {
+    body = html`<div id="sheet"><${ScoreTable} names=${names} highlight=${s.seat} totals=${s.totals}
+      hands=${s.finished_hands} />
+      ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${ctl.code}/record`} download=${`ohhell-${ctl.code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
+  } else if (panel === "history") {
+    body = html`<${History} data=${ctl.ui.history} names=${names} />`;
+  } else if (panel === "chat") {
+    body = html`<${Reactions} choices=${(ctl.welcome && ctl.welcome.reactions) || undefined}
+      onReact=${(r) => ctl.sendTracked("react", { type: "react", reaction: r })} disabled=${!ctl.ui.chatAvailable} />
+      <${Chat} lines=${ctl.ui.chat} available=${ctl.ui.chatAvailable} error=${ctl.ui.chatError}
+        onSend=${(text) => ctl.sendTracked("chat", { type: "chat", text })} />`;
+  } else if (panel === "rules") {
+    body = html`<div id="rules">${(ctl.welcome ? ctl.welcome.rules_text : []).map(([topic, sentence]) => html`<p><strong>${topic}</strong> ${sentence}</p>`)}</div>`;
+  } else {
+    body = html`<${Settings} />`;
+  }
+  // Tabs in the drawer itself: on a phone the drawer covers the table's tool bar.
+  const tabs = [["sheet", "▦"], ...(s.finished_hands.length ? [["history", "⟲"]] : []), ["chat", "✉"], ["rules", "§"], ["settings", "⚙"]];
+  return html`<aside class="drawer" id=${"drawer-" + panel} aria-labelledby="drawer-title">
+    <header class="drawer-head">
+      <h2 id="drawer-title" class="sr">${titles[panel]}</h2>
+      <nav class="drawer-tabs" aria-label=${t("tools")}>${tabs.map(([name, icon]) => html`<button type="button" key=${name} id=${"tab-" + name}
+        class=${"drawer-tab" + (name === panel ? " active" : "")} aria-current=${name === panel ? "page" : undefined}
+        title=${titles[name]} onClick=${() => ctl.togglePanel(name)}><span aria-hidden="true">${icon}</span>
+        <span class="label">${titles[name]}</span>${name === "chat" && ctl.ui.unread ? html`<span class="badge-count">${ctl.ui.unread}</span>` : null}</button>`)}</nav>
+      <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => ctl.togglePanel(panel)}>✕</button></header>
+    <div class="drawer-body">${body}</div>
+  </aside>`;
+}
+
+export function Settings() {
+  const prefs = getPrefs();
+  const toggle = (key, id, label, after) => html`<label class="check"><input type="checkbox" id=${id} checked=${prefs[key]}
+    onChange=${async (e) => { const on = e.currentTarget.checked; if (after) await after(on); setPrefs({ [key]: on }); }} /> ${label}</label>`;
+  return html`<div class="settings" id="settings">
+    ${toggle("sound", "pref-sound", t("pref_sound"))}
+    ${toggle("fourColour", "pref-four-colour", t("pref_four_colour"))}
+    ${toggle("motion", "pref-motion", t("pref_motion"))}
+    ${toggle("notify", "pref-notify", t("pref_notify"), async (on) => { if (on) await askPermission(); })}
+    <p class="muted small">${t("pref_note")}</p>
+  </div>`;
+}

@@ -1,0 +1,44 @@
+// The bar above the table: where the game is (hand, cards, trump and the turned card, the
+// running total of the bids), the spectators, the connection, and the tools that open panels.
+import { html } from "../html.js";
+import { t, tn, suitWord, cardSpoken, SUIT_SYMBOLS } from "../i18n.js";
+import { bidTotal } from "../game.js";
+import { Card } from "./card.js";
+
+export function TopBar({ ctl, s }) {
+  const total = bidTotal(s);
+  const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
+  let bidsLine = null;
+  if (total && !s.game_over) {
+    const verdict = !total.all ? "" : total.diff < 0 ? t("under_by", { n: -total.diff }) : total.diff > 0 ? t("over_by_bids", { n: total.diff }) : t("bids_even");
+    bidsLine = html`<span class=${"bids-total" + (total.all ? (total.diff < 0 ? " under" : total.diff > 0 ? " over" : "") : "")} id="bids-total">
+      ${t("bids_of", { sum: total.sum, size: total.size })}${verdict ? html` · <b>${verdict}</b>` : null}</span>`;
+  }
+  const trumpKnown = s.dealt || s.scoresheet;
+  // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
+  const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (ctl.ui.panel === name ? " active" : "")}
+    aria-pressed=${ctl.ui.panel === name ? "true" : "false"} title=${label} onClick=${() => ctl.togglePanel(name)}>
+    <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
+  return html`<div class="table-bar">
+    <div class="info-bar" id="info-bar">
+      <span class="table-code">${t("table_code", { code: ctl.code })}</span>
+      ${s.game_over ? null : html`<span>${handLabel} · ${tn("cards_n", s.hand_size)}</span>`}
+      ${!s.game_over && trumpKnown ? html`<span class="trump" id="trump">${t("trump")}: <strong class=${s.trump ? "suit-" + s.trump : ""}>
+        ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
+        ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
+      ${bidsLine}
+      ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
+      ${ctl.status === "lost" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
+    </div>
+    <div class="tools" role="toolbar" aria-label=${t("tools")}>
+      ${s.completed_tricks.length && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${ctl.ui.peek ? "true" : "false"}
+        title=${t("show_last_trick")} onClick=${() => { ctl.ui.peek = !ctl.ui.peek; ctl.update(); }}>
+        <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
+      ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
+      ${s.finished_hands.length ? tool("history", "⟲", t("history"), "show-history") : null}
+      ${tool("chat", "✉", t("chat"), "show-chat", ctl.ui.unread)}
+      ${tool("rules", "§", t("rules"), "show-rules")}
+      ${tool("settings", "⚙", t("settings"), "show-settings")}
+    </div>
+  </div>`;
+}

@@ -1,0 +1,516 @@
+"""The card table in a real headless Chromium (Debian's), driven by Playwright: a whole game of
+two people, two bots and a spectator (chat and rematch included), seven seats on a desktop and
+on a phone, a 13-card hand on a phone, a reload in the middle of a trick, the turn timer,
+keyboard-only play, animation (and none under reduced motion), updates that keep focus and
+open panels, and axe-core's accessibility check of the lobby, the table, the score sheet and
+the history.
+
+Tables are made through the HTTP API and the seat's token put in localStorage, as the lobby
+does (the lobby form itself is covered by test_browser.py); every game is short (hands of at
+most 2 cards) on a fast server, so the whole file stays under a minute or two.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from ohhell.server import protocol
+
+SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
+    Path(tempfile.mkdtemp(prefix="ohhell-table-shots-"))
+# A long grace: a reload on a busy machine must not hand the seat to a stand-in bot.
+PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60")
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
+                   "has_touch": True}
+MY_MOVE = ".bid-button:not([disabled]), #hand button.card.legal"
+
+# Which of the planned server features (docs/team PROTOCOL-PLAN) this server has: the browser
+# tests of those features wait for them.
+SERVER_HAS_CHAT = "chat" in protocol.CLIENT_TYPES
+SERVER_HAS_REMATCH = "rematch" in protocol.CLIENT_TYPES
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("browser-table")
+    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
+    yield process
+    stop_process(process)
+
+
+class Pages:
+    """Browser contexts opened by a test, each page checked for script errors at the end."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, locale: str = "en-US", **options: Any) -> Any:
+        if "viewport" not in options:
+            options["viewport"] = DESKTOP
+        context = self.browser.new_context(locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # The server's Content-Security-Policy forbids inline scripts and styles: a page that
+        # breaks it is told so on the console.
+        page.on("console", lambda message: self.errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text else None)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    opened = Pages(browser)
+    yield opened
+    opened.close()
+    assert opened.errors == [], opened.errors
+
+
+def create_table(page: Any, base: str, seats: list[str], max_size: int | None = 2, name: str = "Ann",
+                 timer: float = 0, preset: str = "classic", knobs: dict[str, Any] | None = None) -> str:
+    """Create a table through the API from ``page`` and keep its seat as the lobby would."""
+    page.goto(base + "/")
+    page.wait_for_selector("#create")
+    body = {"name": name, "preset": preset, "players": len(seats) + 1, "seats": seats, "timer": timer,
+            "knobs": {**({"max_size": max_size} if max_size else {}), **(knobs or {})}}
+    result = page.evaluate("""async (body) => {
+        const answer = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                   body: JSON.stringify(body)});
+        return answer.json();
+    }""", body)
+    assert "code" in result, result
+    keep_seat(page, result["code"], result["token"], name)
+    page.goto(f"{base}/t/{result['code']}")
+    return str(result["code"])
+
+
+def keep_seat(page: Any, code: str, token: str, name: str) -> None:
+    page.evaluate("""([code, token, name]) => {
+        const seats = JSON.parse(localStorage.getItem('ohhell.seats') || '{}');
+        seats[code] = {token, seat: null, name, at: Date.now()};
+        localStorage.setItem('ohhell.seats', JSON.stringify(seats));
+    }""", [code, token, name])
+
+
+def my_token(page: Any, code: str) -> str:
+    return str(page.evaluate("(code) => JSON.parse(localStorage.getItem('ohhell.seats'))[code].token", code))
+
+
+def move_once(page: Any) -> bool:
+    """Bid or play whatever this page may (the first allowed bid, the first playable card)."""
+    target = page.query_selector(MY_MOVE)
+    if target is None:
+        return False
+    try:
+        target.click(timeout=1500)
+    except Exception:  # the page was patched under the click (the card was played): look again
+        return False
+    return True
+
+
+def dismiss_summary(page: Any) -> None:
+    """Close the hand's summary if it is open (it may close itself meanwhile)."""
+    button = page.query_selector("#summary-close")
+    if button is not None:
+        with contextlib.suppress(Exception):
+            button.click(timeout=1500)
+
+
+def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
+    """Make every page play its turns until ``condition`` (a JS expression) is true on the first."""
+    deadline = timeout_s * 1000
+    waited = 0
+    while not pages[0].evaluate(f"() => Boolean({condition})"):
+        moved = False
+        for page in pages:
+            dismiss_summary(page)
+            moved = move_once(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(40)
+            waited += 40
+            if waited > deadline:
+                raise AssertionError(f"timed out waiting for {condition}")
+
+
+def settle(page: Any) -> None:
+    """Wait until no card is moving (a new hand's cards fly in from the dealer)."""
+    page.wait_for_function("() => !document.getAnimations().some(a => a.id === 'flip' && a.playState === 'running')",
+                           timeout=5000)
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    return list(page.eval_on_selector_all(selector, """nodes => nodes.map(n => {
+        const r = n.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};
+    })"""))
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["w"] - 1 and b["x"] < a["x"] + a["w"] - 1 and \
+        a["y"] < b["y"] + b["h"] - 1 and b["y"] < a["y"] + a["h"] - 1
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(450)  # the cards end their moves
+    with contextlib.suppress(Exception):  # and a finished trick has gone to its winner
+        page.wait_for_function("() => !document.querySelector('.trick .collecting')", timeout=2000)
+    page.screenshot(path=str(SHOTS / name), full_page=full_page)
+
+
+GAME_OVER = "document.querySelector('#game-over')"
+
+
+def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerProcess, pages: Pages) -> None:
+    ann = pages.new()
+    code = create_table(ann, server.url, ["open", "basic", "basic"])
+    ann.wait_for_selector("#invite-link")
+    bob = pages.new()
+    bob.goto(ann.input_value("#invite-link"))
+    bob.fill("#join-name", "Bob")
+    bob.click("#take-seat")
+    bob.wait_for_selector("#hand .card", timeout=30_000)
+    watcher = pages.new(viewport={"width": 1000, "height": 760})
+    watcher.goto(f"{server.url}/t/{code}?watch")
+    watcher.wait_for_selector(".felt .seat")
+    assert watcher.query_selector("#hand") is None and watcher.query_selector(".watching-note")
+    # Everyone sees four seats, the two people by name and the bots by number, me at the bottom.
+    for page, me in ((ann, "Ann"), (bob, "Bob")):
+        page.wait_for_selector(".seat.bottom")
+        assert me in page.inner_text(".seat.bottom .seat-name")
+        assert len(page.query_selector_all(".felt .seat")) == 4
+    play_until([ann, bob], "document.querySelectorAll('.trick .played').length >= 2")
+    shot(ann, "table-people-mid-trick.png")
+    # Chat between the players and the spectator; text is shown as text.
+    if SERVER_HAS_CHAT:
+        ann.click("#show-chat")
+        ann.fill("#chat-input", "<b>good luck</b>")
+        ann.press("#chat-input", "Enter")
+        for page in (bob, watcher):
+            page.wait_for_function("() => document.querySelector('#show-chat .badge-count')")
+            page.click("#show-chat")
+            page.wait_for_selector("#chat .chat-text")
+            assert page.inner_text("#chat .chat-text") == "<b>good luck</b>"
+            assert page.query_selector("#chat .chat-text b") is None
+        watcher.click("#show-chat")
+    play_until([ann, bob], GAME_OVER, timeout_s=90)
+    bob.wait_for_selector("#game-over")
+    watcher.wait_for_selector("#game-over")
+    # The end: places (shared ones marked), the chart, no seat still saying "Bid –", and the
+    # game-over box below the table, not over it.
+    for page in (ann, bob, watcher):
+        assert len(page.query_selector_all("#game-over .places li")) == 4
+        assert page.query_selector("#game-over .chart polyline")
+        assert page.query_selector(".seat-standing") is None
+        felt = boxes(page, ".felt")[0]
+        over = boxes(page, "#game-over")[0]
+        assert over["y"] >= felt["y"] + felt["h"] - 1, (felt, over)
+    if ann.query_selector("#drawer-chat"):
+        ann.click("#show-chat")  # close the chat for the picture
+    ann.wait_for_selector(".trick .played", state="detached", timeout=5000)  # the last trick went to its winner
+    shot(ann, "game-over.png", full_page=True)
+    totals = ann.eval_on_selector_all(".places li b", "nodes => nodes.map(n => Number(n.textContent))")
+    assert totals == sorted(totals, reverse=True)
+    places = ann.eval_on_selector_all(".places li .place", "nodes => nodes.map(n => n.textContent)")
+    for i, total in enumerate(totals):
+        shared = totals.count(total) > 1
+        assert ("(shared)" in places[i]) == shared, (totals, places)
+    assert ann.query_selector("#rematch") and bob.query_selector("#rematch") is None  # only the host
+    if not SERVER_HAS_REMATCH:
+        pytest.skip("rematch waits for the server's `rematch` message (PROTOCOL-PLAN.md)")
+    ann.click("#rematch")
+    for page in (ann, bob):
+        page.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"), timeout=30_000)
+        page.wait_for_selector("#hand .card", timeout=30_000)
+    assert ann.url.rsplit("/", 1)[1] == bob.url.rsplit("/", 1)[1]
+
+
+def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: Pages) -> None:
+    desk = pages.new()
+    code = create_table(desk, server.url, ["basic"] * 6, max_size=None)
+    desk.wait_for_selector(MY_MOVE, timeout=30_000)
+    token = my_token(desk, code)
+    phone = pages.new(**PHONE)
+    flat = pages.new(**PHONE_LANDSCAPE)
+    for page in (phone, flat):
+        page.goto(server.url + "/")
+        keep_seat(page, code, token, "Ann")
+        page.goto(f"{server.url}/t/{code}")
+        page.wait_for_selector("#hand .card")
+    for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
+                       (flat, "seven-players-phone-landscape.png")):
+        settle(page)
+        seats = boxes(page, ".felt .seat")
+        assert len(seats) == 7
+        width, height = page.viewport_size["width"], page.viewport_size["height"]
+        for i, seat in enumerate(seats):
+            assert seat["x"] >= -1 and seat["x"] + seat["w"] <= width + 1, (name, i, seat)
+            for other in seats[i + 1:]:
+                assert not overlap(seat, other), (name, seat, other)
+        names = boxes(page, ".felt .seat-name")
+        assert all(box["w"] > 30 for box in names)
+        # The hand (7 cards here) is one row inside the screen, the bid buttons above the fold.
+        cards = boxes(page, "#hand .card")
+        assert len(cards) == 7
+        assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30, name
+        assert min(c["x"] for c in cards) >= 0 and max(c["x"] + c["w"] for c in cards) <= width + 1, name
+        for button in boxes(page, ".bid-button"):
+            assert button["y"] + button["h"] <= height, (name, button)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, name)
+
+
+def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages: Pages) -> None:
+    phone = pages.new(**PHONE)
+    create_table(phone, server.url, ["basic"] * 3, max_size=None, knobs={"max_size": "river"})
+    phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    settle(phone)
+    cards = boxes(phone, "#hand .card")
+    assert len(cards) == 13
+    assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30  # one row, gently fanned
+    assert min(c["x"] for c in cards) >= 0 and max(c["x"] + c["w"] for c in cards) <= 390
+    steps = sorted(c["x"] for c in cards)
+    assert min(b - a for a, b in itertools.pairwise(steps)) >= 14  # every corner index shows
+    for button in boxes(phone, ".bid-button"):
+        assert button["y"] + button["h"] <= 844
+    # Sorted by suit, trump at the right end, colours alternating where the suits allow.
+    hand = phone.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.dataset.card)")
+    trump = phone.evaluate("() => (document.querySelector('#trump strong') || {}).className || ''")
+    suits = [card[-1] for card in hand]
+    runs = [suit for i, suit in enumerate(suits) if i == 0 or suits[i - 1] != suit]
+    assert len(runs) == len(set(runs)), hand  # each suit together
+    if trump.startswith("suit-") and trump[-1] in runs:
+        assert runs[-1] == trump[-1], (hand, trump)
+    red = [suit in "HD" for suit in runs]
+    if sorted(red).count(True) == 2 and red.count(False) == 2:
+        assert all(a != b for a, b in itertools.pairwise(red)), runs
+    labels = phone.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    assert all(re.fullmatch(r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+                            r"(spades|hearts|diamonds|clubs)", label) for label in labels), labels
+    shot(phone, "phone-13-cards.png")
+
+
+def test_reload_in_the_middle_of_a_trick(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
+    create_table(page, server.url, ["basic"] * 3)
+    play_until([page], "document.querySelectorAll('.trick .played:not(.collecting)').length >= 1 && "
+                       "document.querySelector('#hand button.card.legal')")
+    cards = "nodes => nodes.map(n => n.dataset.card)"
+    trick = page.eval_on_selector_all(".trick .played:not(.collecting) .card", cards)
+    hand = page.eval_on_selector_all("#hand .card", cards)
+    seats = page.eval_on_selector_all(".felt .seat", "nodes => nodes.map(n => n.innerText)")
+    page.reload()
+    page.wait_for_selector("#hand button.card.legal")
+    assert page.eval_on_selector_all(".trick .played:not(.collecting) .card", cards) == trick
+    assert page.eval_on_selector_all("#hand .card", cards) == hand
+    assert page.eval_on_selector_all(".felt .seat", "nodes => nodes.map(n => n.innerText)") == seats
+
+
+def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
+    create_table(page, server.url, ["basic"] * 3)
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    # Tab to the first allowed bid and press Enter.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('.bid-button:not([disabled])')"):
+            break
+    else:
+        raise AssertionError("Tab never reached a bid button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand button.card.legal", timeout=30_000)
+    before = len(page.query_selector_all("#hand .card"))
+    # Tab into the hand (one tab stop: a playable card), walk with the arrows, play with Enter.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('#hand .card')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the hand")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label.endswith(", playable"), label
+    last = page.evaluate("() => document.activeElement === [...document.querySelectorAll('#hand .card')].pop()")
+    away, back = ("ArrowLeft", "ArrowRight") if last else ("ArrowRight", "ArrowLeft")
+    focused = "() => document.activeElement.getAttribute('aria-label')"
+    page.keyboard.press(away)  # the arrows walk along the hand and back
+    assert page.evaluate(focused) != label
+    page.keyboard.press(back)
+    assert page.evaluate(focused) == label
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 1}")
+    # The tab is hidden: when the turn comes back, the title says so.
+    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true}); }")
+    page.wait_for_selector("#hand button.card.legal", timeout=30_000)
+    page.wait_for_function("() => document.title.startsWith('●')")
+    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true}); "
+                  "document.dispatchEvent(new Event('visibilitychange')); }")
+    assert not page.title().startswith("●")
+    # A card dragged from the hand onto the table is played.
+    card = page.query_selector("#hand button.card.legal")
+    dragged = card.get_attribute("data-card")
+    box = card.bounding_box()
+    felt = boxes(page, ".felt")[0]
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
+    page.mouse.down()
+    for step in range(1, 8):
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20 - step * (box["y"] - felt["y"] - felt["h"] / 2) / 7)
+    page.mouse.up()
+    page.wait_for_selector(f'.trick .card[data-card="{dragged}"]', timeout=10_000)
+
+
+def test_the_turn_timer_shows_warns_and_plays(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
+    create_table(page, server.url, ["basic"] * 3, timer=3)
+    page.wait_for_selector(".seat.bottom .timer-ring", timeout=30_000)
+    page.wait_for_selector(".seat.bottom .timer-ring.warn", timeout=10_000)  # red before it runs out
+    version = page.evaluate("() => document.querySelector('#bids-total') ? 1 : 0")
+    assert version in (0, 1)
+    # Nobody acts: when the time is up the server moves for this seat and the game goes on.
+    page.wait_for_function("() => document.querySelector('.seat.bottom .bid-tricks') && "
+                           "!document.querySelector('.seat.bottom .bid-tricks').textContent.includes('–')",
+                           timeout=15_000)
+    if page.query_selector("#back"):  # a server that hands the seat to a stand-in: one tap to return
+        page.click("#back")
+        page.wait_for_selector("#back", state="detached", timeout=10_000)
+
+
+def test_cards_move_and_updates_keep_focus_and_panels(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
+    create_table(page, server.url, ["basic"] * 3)
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    page.click(".bid-button:not([disabled])")
+    page.wait_for_selector("#hand button.card.legal", timeout=30_000)
+    card = page.get_attribute("#hand button.card.legal", "data-card")
+    page.click(f'#hand button.card[data-card="{card}"]')
+    # The card flies from the hand to the trick (caught while it moves).
+    page.wait_for_function(f"""() => {{
+        const node = document.querySelector('.trick .card[data-card="{card}"]');
+        return node && node.getAnimations().some(a => a.id === 'flip');
+    }}""", timeout=5000)
+    # Open the settings, focus a box; updates from the bots' moves keep both.
+    page.click("#show-settings")
+    page.focus("#pref-four-colour")
+    versions = page.evaluate("() => document.querySelectorAll('.trick .played').length")
+    page.wait_for_function(f"() => document.querySelectorAll('.trick .played').length !== {versions}", timeout=10_000)
+    assert page.evaluate("() => document.activeElement.id") == "pref-four-colour"
+    assert page.query_selector("#drawer-settings")
+    page.keyboard.press("Space")  # the four-colour deck
+    assert page.evaluate("() => document.documentElement.classList.contains('four-colour')")
+    diamond = page.query_selector("#hand .card.suit-D, .trick .card.suit-D")
+    if diamond:
+        assert diamond.evaluate("n => getComputedStyle(n).color") == "rgb(20, 86, 200)"  # blue diamonds
+    page.check("#pref-sound")  # sounds on: the next cards are heard (Web Audio), nothing breaks
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('ohhell.prefs')).sound") is True
+    # Under prefers-reduced-motion nothing moves.
+    still = pages.new(reduced_motion="reduce")
+    create_table(still, server.url, ["basic"] * 3)
+    still.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    still.click(".bid-button:not([disabled])")
+    still.wait_for_selector("#hand button.card.legal", timeout=30_000)
+    card = still.get_attribute("#hand button.card.legal", "data-card")
+    still.click(f'#hand button.card[data-card="{card}"]')
+    assert still.evaluate("() => document.getAnimations().filter(a => a.id === 'flip').length") == 0
+
+
+def test_the_hand_summary_stays_until_dismissed(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
+    create_table(page, server.url, ["basic"] * 3, max_size=2)
+    play_until([page], "document.querySelector('#hand-summary') || "
+                       "(document.querySelector('#info-bar') || {}).textContent?.includes('Hand 2 ')")
+    page.wait_for_selector("#hand-summary", timeout=10_000)
+    rows = page.query_selector_all("#hand-summary tbody tr")
+    assert len(rows) == 4
+    assert all(row.query_selector(".verdict") for row in rows)
+    # The next hand is dealt and it is this player's turn to bid: the summary is still there.
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=10_000)
+    assert page.query_selector("#hand-summary")
+    shot(page, "hand-summary.png")
+    page.click("#summary-close")
+    page.wait_for_selector("#hand-summary", state="detached")
+
+
+AXE = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js") \
+    if __import__("importlib").util.find_spec("axe_playwright_python") else None
+
+
+def axe_problems(page: Any) -> list[str]:
+    """Serious and critical violations axe-core finds on the page."""
+    assert AXE is not None
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    result = page.evaluate("""async () => {
+        const found = await axe.run(document, {resultTypes: ['violations']});
+        return found.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '));
+    }""")
+    return list(result)
+
+
+def test_axe_finds_no_serious_problem(server: ServerProcess, pages: Pages) -> None:
+    if AXE is None:
+        pytest.fail("axe-core is missing (pip install -e '.[test]' brings axe-playwright-python)")
+    page = pages.new()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    assert axe_problems(page) == [], "lobby"
+    create_table(page, server.url, ["basic"] * 3)
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    assert axe_problems(page) == [], "table, bidding"
+    play_until([page], "document.querySelector('#hand-summary')")
+    dismiss_summary(page)
+    page.click("#show-sheet")
+    page.wait_for_selector("#sheet .score-table")
+    assert axe_problems(page) == [], "score sheet"
+    page.click("#show-history")
+    page.wait_for_selector("#history #replay-next")
+    page.click("#replay-next")
+    assert axe_problems(page) == [], "history"
+    play_until([page], GAME_OVER, timeout_s=90)
+    assert axe_problems(page) == [], "game over"
+
+
+def test_a_phone_in_russian_with_the_score_sheet_and_history(server: ServerProcess, pages: Pages) -> None:
+    """Long words on a narrow screen: nothing overflows, and the score sheet and the history fit
+    390 px with every player's column in view (the hand column stays put)."""
+    from test_browser_i18n import PAGE_TEXTS, english_leftovers
+
+    phone = pages.new(locale="ru-RU", **PHONE)
+    create_table(phone, server.url, ["basic"] * 4, name="Анастасия")
+    phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    assert phone.evaluate("document.documentElement.lang") == "ru"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in boxes(phone, ".felt .seat"):
+        assert name["x"] >= -1 and name["x"] + name["w"] <= 391, name
+    shot(phone, "phone-ru.png")
+    play_until([phone], "document.querySelector('#hand-summary')")
+    shot(phone, "phone-ru-summary.png")
+    dismiss_summary(phone)
+    phone.click("#show-sheet")
+    phone.wait_for_selector("#sheet .score-table tbody tr")
+    table = boxes(phone, "#sheet .score-table")[0]
+    assert table["w"] <= 390, table  # five players and the hand column, no sideways scrolling
+    shot(phone, "score-sheet-phone.png")
+    phone.click("#tab-history")  # the drawer covers the table's tool bar on a phone: its own tabs
+    phone.wait_for_selector("#history #replay-next")
+    phone.click("#replay-next")
+    phone.wait_for_selector("#history .replay-trick .card")
+    assert phone.evaluate("document.querySelector('.drawer-body').scrollWidth <= 390")
+    shot(phone, "history-phone.png")
+    texts = phone.evaluate(PAGE_TEXTS)
+    assert english_leftovers(texts, "ru") == []
