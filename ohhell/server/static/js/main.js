@@ -7,6 +7,7 @@ import { setBaseTitle } from "./notify.js";
 import { Lobby } from "./pages/lobby.js";
 import { TablePage } from "./pages/table.js";
 import { NewSheet, SheetView } from "./pages/scorekeeper.js";
+import { showCommunity } from "./pages/community.js";
 
 const main = document.getElementById("main");
 let page = null; // the table page in use (it owns a socket)
@@ -48,6 +49,8 @@ async function route() {
     render(html`<${SheetView} id=${match[1]} />`, main);
   } else if (path.startsWith("/score")) {
     render(html`<${NewSheet} config=${await serverConfig()} go=${go} />`, main);
+  } else if (await showCommunity(path, main, go)) {
+    // the account, player, ratings, event and daily-deal pages (pages/community.js)
   } else {
     render(html`<${Lobby} config=${await serverConfig()} go=${go} />`, main);
   }
