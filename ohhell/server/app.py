@@ -718,6 +718,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     routes = [
         Route("/", page),
         Route("/t/{code}", page),
+        Route("/t/{code}/history", page),
         Route("/score", page),
         Route("/score/{sheet}", page),
         Route("/i18n/{lang}", i18n),

@@ -255,6 +255,96 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "rank_2": N_("two"), "rank_3": N_("three"), "rank_4": N_("four"), "rank_5": N_("five"),
     "rank_6": N_("six"), "rank_7": N_("seven"), "rank_8": N_("eight"), "rank_9": N_("nine"),
     "rank_T": N_("ten"), "rank_J": N_("jack"), "rank_Q": N_("queen"), "rank_K": N_("king"), "rank_A": N_("ace"),
+    # -- the header and the lobby: the community pages (their own texts are community_texts.py's)
+    "nav_label": N_("Site"),
+    "nav_daily": N_("Daily deal"),
+    "nav_events": N_("Events"),
+    "nav_ratings": N_("Ratings"),
+    "nav_account": N_("Account"),
+    "menu": N_("Menu"),
+    "daily_intro": N_("One game's cards for everyone today, against the strong bots. One try each; when you "
+                      "finish you see how everyone did with the same cards."),
+    "events_intro": N_("Every table plays the same cards in the same seats. Each hand is scored against the "
+                       "other tables: a point for every table you beat in your seat, half for a tie "
+                       "(matchpoints). Luck of the deal cancels out."),
+    "status_waiting": N_("waiting"),
+    "status_playing": N_("playing"),
+    "status_finished": N_("finished"),
+    "status_paused": N_("paused"),
+    "next_game": N_("rematch: %(code)s"),
+    "status_stand_in": N_("stand-in bot"),
+    # -- the history page of a game: the analysis and the fair deals (issue 16)
+    "history_of": N_("History of table %(code)s"),
+    "game_history_link": N_("Analysis and fair deals"),
+    "back_to_table": N_("Back to the table"),
+    "game_in_progress": N_("The game is still being played: here are its finished hands."),
+    "analysis": N_("Analysis"),
+    "analysis_running": N_("The strong bot is reviewing every decision of the game. This takes up to a minute…"),
+    "analysis_after": N_("The analysis is made once the game is over."),
+    "analysis_intro": N_("Every decision was reviewed by the strong bot from the player's own view "
+                         "(%(simulations)s); the open hands were solved exactly."),
+    "analysis_thresholds": N_("The cost of a decision is the points it lost against the bot's choice; as a share of "
+                              "what the bid was worth it is a small slip from %(slip)d%%, a mistake from "
+                              "%(mistake)d%%, a blunder from %(blunder)d%%."),
+    "accuracy": N_("accuracy"),
+    "points_lost": N_("points lost"),
+    "bids_made": N_("bids made"),
+    "bids_sure": N_("sure"),
+    "bids_gambles": N_("gambles"),
+    "bids_impossible": N_("impossible"),
+    "costliest": N_("The costliest decisions"),
+    "nothing_lost": N_("No decision lost anything the bot could see."),
+    "hand_by_hand": N_("Hand by hand"),
+    "open_hands_intro": N_("With every card face up, what each player could make:"),
+    "hand_title": N_("Hand %(hand)d (%(cards)s, %(trump)s)"),
+    "trump_suit": N_("trump %(suit)s"),
+    "no_trump_lower": N_("no trump"),
+    "label_slip": N_("small slip"),
+    "label_mistake": N_("mistake"),
+    "label_blunder": N_("blunder"),
+    "verdict_sure": N_("a sure thing"),
+    "verdict_gamble": N_("a gamble"),
+    "verdict_impossible": N_("impossible"),
+    "not_settled": N_("not settled"),
+    "open_hand_bid": N_("%(name)s bid %(bid)d and took %(tricks)d: %(verdict)s."),
+    "open_hand_no_bid": N_("%(name)s did not bid and took %(tricks)d."),
+    "open_hand_counts": N_("For certain: %(sure)s; with help: %(help)s; impossible: %(never)s."),
+    "decision_bid": N_("Hand %(hand)d: %(name)s bid %(action)s; the bot prefers %(best)s, expecting %(better)s points "
+                       "instead of %(taken)s"),
+    "decision_declare_chance": N_("Hand %(hand)d, trick %(trick)d: %(name)s declared the joker %(action)s; the bot "
+                                  "prefers %(best)s: %(best_chance)s instead of %(taken_chance)s to make the bid, a "
+                                  "cost of %(cost)s points"),
+    "decision_play_chance": N_("Hand %(hand)d, trick %(trick)d: %(name)s played %(action)s; the bot prefers %(best)s: "
+                               "%(best_chance)s instead of %(taken_chance)s to make the bid, a cost of %(cost)s "
+                               "points"),
+    "decision_declare": N_("Hand %(hand)d, trick %(trick)d: %(name)s declared the joker %(action)s; the bot prefers "
+                           "%(best)s, expecting %(better)s points instead of %(taken)s"),
+    "decision_play": N_("Hand %(hand)d, trick %(trick)d: %(name)s played %(action)s; the bot prefers %(best)s, "
+                        "expecting %(better)s points instead of %(taken)s"),
+    "joker_high_word": N_("high"),
+    "joker_low_word": N_("low"),
+    "no_slip_in_hand": N_("No decision of this hand lost more than a little."),
+    "cards_dealt": N_("Cards dealt"),
+    "fair_title": N_("Fair deals"),
+    "fair_all_verified": N_("Every deal of this game is verified: the cards came from the seeds committed before "
+                            "each hand and from the players' own random numbers."),
+    "fair_not_all": N_("Not every deal could be verified: each hand below says why."),
+    "fair_how": N_("Before each hand the server published a hash of its secret seed; the browser of every seated "
+                   "person added a random number of its own; after the hand the seed was revealed. Anyone can "
+                   "recompute the deals from the record with “ohhell verify”."),
+    "fair_verified": N_("verified"),
+    "fair_not_verified": N_("not verified"),
+    "fair_commitment": N_("Commitment"),
+    "fair_seed": N_("Seed"),
+    "fair_contributions": N_("Contributions"),
+    "fair_missing_bot": N_("a bot: no contribution"),
+    "fair_missing_timeout": N_("no answer in time"),
+    "fair_missing_away": N_("away: no contribution"),
+    "fair_own_in": N_("your contribution: ✔ in the deal"),
+    "fair_own_other": N_("your contribution: ✘ not in the record (this browser sent %(value)s)"),
+    "fair_own_refused": N_("your contribution came too late for this deal"),
+    "fair_yours": N_("This deal includes your randomness (provably fair deals)"),
+    "fair_data": N_("The numbers"),
     # -- the scorekeeper
     "sk_title": N_("Scorekeeper"),
     "sk_intro": N_("Keep the score of a game played with real cards: enter each bid and the tricks taken."),
@@ -361,6 +451,12 @@ CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "hands_n": ngettext("%(count)d hand", "%(count)d hands"),
     "spectators_n": ngettext("%(count)d watching", "%(count)d watching"),
     "unread_n": ngettext("%(count)d new message", "%(count)d new messages"),
+    "simulations_n": ngettext("%(count)d simulation per card", "%(count)d simulations per card"),
+    "slips_n": ngettext("%(count)d small slip", "%(count)d small slips"),
+    "mistakes_n": ngettext("%(count)d mistake", "%(count)d mistakes"),
+    "blunders_n": ngettext("%(count)d blunder", "%(count)d blunders"),
+    "fair_own_count": ngettext("This browser's randomness is in %(count)d deal of this game.",
+                               "This browser's randomness is in %(count)d deals of this game."),
 }
 """The client's plural texts by key: (singular, plural) in English."""
 

@@ -54,21 +54,20 @@ export function bidTotal(s) {
 }
 
 /**
- * The bid the hook forbids the dealer now, for everybody: the server tells the dealer (and
- * spectators); the others work it out from the open bids when the rules have the hook.
+ * The bid the hook forbids the dealer now, for everybody: the dealer's own `forbidden_bid`, else
+ * `hook_bid`, which the server sends to every seat to explain the dealer's choice (null when the
+ * hook does not bite).
  */
-export function forbiddenBid(s, knobs) {
+export function forbiddenBid(s) {
   if (s.phase !== "bidding" || s.dealer === null || s.dealer === undefined) return null;
   if (s.forbidden_bid !== null && s.forbidden_bid !== undefined) return s.forbidden_bid;
-  if (!knobs || !knobs.hook || knobs.bidding === "simultaneous" || s.turn !== s.dealer) return null;
-  let sum = 0;
-  for (let seat = 0; seat < s.bids.length; seat++) {
-    if (seat === s.dealer) continue;
-    if (s.bids[seat] === null || s.bids[seat] === undefined) return null;
-    sum += s.bids[seat];
-  }
-  const forbidden = s.hand_size - sum;
-  return forbidden >= 0 && forbidden <= s.hand_size ? forbidden : null;
+  return s.hook_bid ?? null;
+}
+
+/** The last trick won: the hand's newest completed trick, else (between two hands) the closing one. */
+export function lastTrick(s) {
+  if (s.completed_tricks && s.completed_tricks.length) return s.completed_tricks[s.completed_tricks.length - 1];
+  return s.closing_trick || null;
 }
 
 /** Places by total, ties sharing a place: `[{seat, place, shared}]`, best first. */
@@ -80,13 +79,4 @@ export function places(totals) {
     place: 1 + totals.filter((other) => other > total).length,
     shared: totals.filter((other) => other === total).length > 1,
   }));
-}
-
-/** The trick to show in front of the players: the one being played, else the one just won. */
-export function visibleTrick(s) {
-  if (s.current_trick && s.current_trick.length) return { cards: s.current_trick, winner: null, index: s.completed_tricks.length };
-  const done = s.completed_tricks || [];
-  if (done.length && (s.phase === "playing" || s.phase === "declaring" || s.phase === "shuffle" || s.phase === "cut"))
-    return { cards: done[done.length - 1].cards, winner: done[done.length - 1].winner, index: done.length - 1 };
-  return null;
 }

@@ -22,7 +22,8 @@ export function language() { return catalog ? catalog.language : "en"; }
 
 function fill(text, params) {
   if (!params) return text;
-  return text.replace(/%\((\w+)\)[sdr]/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  // Python's format: %(name)s, %(name)d; "%%" is a per cent sign.
+  return text.replace(/%\((\w+)\)[sdr]|%%/g, (whole, name) => (whole === "%%" ? "%" : name in params ? String(params[name]) : whole));
 }
 
 /** A text by key, with its %(name)s placeholders filled. */
@@ -70,3 +71,25 @@ export function cardSpoken(card) {
 }
 
 export function suitWord(letter) { return letter ? t("suit_" + letter) : t("no_trump"); }
+
+/**
+ * A text by key as pieces, for a sentence with elements in it (a name in bold, a card in its
+ * suit's colour): each %(name)s is replaced by `params[name]` as it is, string or element.
+ */
+export function tParts(key, params) {
+  const text = (catalog && catalog.texts[key]) ?? key;
+  const parts = [];
+  let at = 0;
+  for (const found of text.matchAll(/%\((\w+)\)[sdr]|%%/g)) {
+    parts.push(text.slice(at, found.index));
+    parts.push(found[0] === "%%" ? "%" : found[1] in params ? params[found[1]] : found[0]);
+    at = found.index + found[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts.filter((part) => part !== "");
+}
+
+/** A number as the page's language writes it, with `digits` decimals. */
+export function number(value, digits = 1) {
+  return new Intl.NumberFormat(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}

@@ -1,5 +1,6 @@
-// The page's entry: the header (home, language), and a router that shows the lobby, a table, or
-// the scorekeeper for the path. Each page draws into <main> with Preact.
+// The page's entry: the header (home, the site's pages, language), and a router that shows the
+// lobby, a table, a game's history, the scorekeeper or a community page for the path. Each page
+// draws into <main> with Preact.
 import { html, render } from "./html.js";
 import { t, chosenLanguage, loadCatalog, currentCatalog } from "./i18n.js";
 import { serverConfig } from "./net/api.js";
@@ -7,6 +8,7 @@ import { setBaseTitle } from "./notify.js";
 import { Lobby } from "./pages/lobby.js";
 import { TablePage } from "./pages/table.js";
 import { NewSheet, SheetView } from "./pages/scorekeeper.js";
+import { GameHistory } from "./pages/history.js";
 import { showCommunity } from "./pages/community.js";
 
 const main = document.getElementById("main");
@@ -17,6 +19,10 @@ export function go(path, replace = false) {
   route();
 }
 
+// The community pages (pages/community.js), one tap away from everywhere.
+const SITE_LINKS = [["/daily", "nav_daily"], ["/events", "nav_events"], ["/ratings", "nav_ratings"], ["/account", "nav_account"]];
+let menuOpen = false;
+
 function header() {
   const catalog = currentCatalog();
   const changeLanguage = async (event) => {
@@ -25,7 +31,17 @@ function header() {
     header();
     route();
   };
-  render(html`<a href="/" id="home" class="brand" onClick=${(e) => { e.preventDefault(); go("/"); }}>♠ <span>${t("app_title")}</span></a>
+  const here = location.pathname;
+  const follow = (path) => (event) => { event.preventDefault(); menuOpen = false; go(path); };
+  const toggle = () => { menuOpen = !menuOpen; header(); };
+  render(html`<a href="/" id="home" class="brand" onClick=${follow("/")}>♠ <span>${t("app_title")}</span></a>
+    <nav class="site-nav" aria-label=${t("nav_label")}>
+      <button type="button" class="menu-button" id="menu-button" aria-expanded=${menuOpen ? "true" : "false"} aria-controls="site-links"
+        onClick=${toggle}><span aria-hidden="true">☰</span><span class="sr">${t("menu")}</span></button>
+      <ul class=${"site-links" + (menuOpen ? " open" : "")} id="site-links">${SITE_LINKS.map(([path, key]) => html`<li key=${path}>
+        <a href=${path} id=${"nav-" + path.slice(1)} class=${here.startsWith(path) || (path === "/events" && here.startsWith("/e/")) ? "here" : ""}
+          aria-current=${here.startsWith(path) ? "page" : undefined} onClick=${follow(path)}>${t(key)}</a></li>`)}</ul>
+    </nav>
     <span id="conn" class="conn"></span>
     <label class="lang"><span class="sr">${t("language")}</span>
       <select id="lang" value=${catalog.language} onChange=${changeLanguage}>
@@ -40,8 +56,14 @@ async function route() {
   main.className = "";
   setBaseTitle(t("app_title"));
   const path = location.pathname;
+  menuOpen = false;
+  header();
   let match;
-  if ((match = path.match(/^\/t\/([A-Za-z0-9]+)/))) {
+  if ((match = path.match(/^\/t\/([A-Za-z0-9]+)\/history\/?$/))) {
+    main.className = "at-history";
+    setBaseTitle(`${t("history_of", { code: match[1].toUpperCase() })} · ${t("app_title")}`);
+    render(html`<${GameHistory} code=${match[1].toUpperCase()} go=${go} />`, main);
+  } else if ((match = path.match(/^\/t\/([A-Za-z0-9]+)/))) {
     main.className = "at-table";
     page = new TablePage(match[1].toUpperCase(), main, go);
     await page.show();
@@ -57,4 +79,4 @@ async function route() {
 }
 
 window.addEventListener("popstate", () => route());
-loadCatalog(chosenLanguage()).then(() => { header(); route(); });
+loadCatalog(chosenLanguage()).then(() => route());

@@ -21,12 +21,6 @@ function stylesheet() {
 
 function linkTo(go, path) { return (event) => { event.preventDefault(); go(path); }; }
 
-function Nav({ go, here }) {
-  const items = [["/daily", "nav_daily"], ["/events", "nav_events"], ["/ratings", "nav_ratings"], ["/account", "nav_account"]];
-  return html`<nav class="community-nav">${items.map(([path, key]) => html`<a key=${path} href=${path}
-    class=${here === path ? "here" : ""} onClick=${linkTo(go, path)}>${ct(key)}</a>`)}</nav>`;
-}
-
 function Message({ text, error }) {
   return text ? html`<p class=${error ? "error" : "notice"} role=${error ? "alert" : "status"}>${text}</p>` : null;
 }
@@ -167,7 +161,8 @@ function Games({ games, go }) {
       <td>${day(game.finished)}</td><td>${game.preset} · ${game.players}${game.rated ? html` · <strong>${ct("rated")}</strong>` : null}</td>
       <td>${game.place}</td><td>${game.total}</td><td class="points">${game.points.join(" ")}</td>
       <td><a href=${game.table_page} onClick=${linkTo(go, game.table_page)}>${game.table}</a>
-        · <a href=${game.record} download>${ct("record")}</a> · <a href=${game.analysis} class="analysis" data-table=${game.table}>${ct("analysis")}</a></td>
+        · <a href=${game.record} download>${ct("record")}</a> · <a href=${`/t/${game.table}/history`} class="analysis" data-table=${game.table}
+          onClick=${linkTo(go, `/t/${game.table}/history`)}>${ct("analysis")}</a></td>
     </tr>`)}</table></div>`;
 }
 
@@ -382,13 +377,13 @@ function DailyPage({ go }) {
 // ----------------------------------------------------------------------------- routing
 
 const ROUTES = [
-  [/^\/account\/?$/, (m, go) => html`<${AccountPage} go=${go} />`, "/account"],
-  [/^\/u\/([^/]+)/, (m, go) => html`<${PlayerPage} name=${decodeURIComponent(m[1])} go=${go} />`, null],
-  [/^\/bots\/([^/]+)/, (m, go) => html`<${PlayerPage} bot=${decodeURIComponent(m[1])} go=${go} />`, null],
-  [/^\/ratings(?:\/([\w-]+))?\/?$/, (m, go) => html`<${RatingsPage} chosen=${m[1]} go=${go} />`, "/ratings"],
-  [/^\/events\/?$/, (m, go) => html`<${EventsPage} go=${go} />`, "/events"],
-  [/^\/e\/([A-Za-z0-9]+)/, (m, go) => html`<${EventPage} id=${m[1]} go=${go} />`, "/events"],
-  [/^\/daily\/?$/, (m, go) => html`<${DailyPage} go=${go} />`, "/daily"],
+  [/^\/account\/?$/, (m, go) => html`<${AccountPage} go=${go} />`],
+  [/^\/u\/([^/]+)/, (m, go) => html`<${PlayerPage} name=${decodeURIComponent(m[1])} go=${go} />`],
+  [/^\/bots\/([^/]+)/, (m, go) => html`<${PlayerPage} bot=${decodeURIComponent(m[1])} go=${go} />`],
+  [/^\/ratings(?:\/([\w-]+))?\/?$/, (m, go) => html`<${RatingsPage} chosen=${m[1]} go=${go} />`],
+  [/^\/events\/?$/, (m, go) => html`<${EventsPage} go=${go} />`],
+  [/^\/e\/([A-Za-z0-9]+)/, (m, go) => html`<${EventPage} id=${m[1]} go=${go} />`],
+  [/^\/daily\/?$/, (m, go) => html`<${DailyPage} go=${go} />`],
 ];
 
 /** Draw the page for `path` into `main`; false when the path is none of these pages. */
@@ -398,6 +393,9 @@ export async function showCommunity(path, main, go) {
   stylesheet();
   await loadCommunityTexts();
   const match = path.match(route[0]);
-  render(html`<${Nav} go=${go} here=${route[2]} />${route[1](match, go)}`, main);
+  // The site's pages are linked from the header (main.js); the page's own styles apply under
+  // main.community (community.css).
+  main.className = "community";
+  render(route[1](match, go), main);
   return true;
 }

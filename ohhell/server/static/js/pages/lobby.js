@@ -121,6 +121,41 @@ function JoinForm({ go }) {
   </form>`;
 }
 
+/**
+ * The tables this browser holds a seat at, each with where its game is (waiting, playing,
+ * paused: nobody is there and the game waits, finished), its rematch once there is one, and
+ * the way to its history.
+ */
+function MyTables({ tables, go }) {
+  const [found, setFound] = useState({});
+  useEffect(() => {
+    let live = true;
+    Promise.all(tables.map(([code]) => api("GET", `/api/tables/${code}`).then((summary) => [code, summary], () => [code, null])))
+      .then((pairs) => { if (live) setFound(Object.fromEntries(pairs)); });
+    return () => { live = false; };
+  }, [tables.map(([code]) => code).join(" ")]);
+  const link = (path) => (e) => { e.preventDefault(); go(path); };
+  const status = (summary) => summary.paused ? t("status_paused") : t("status_" + summary.status);
+  return html`<div class="panel" id="my-tables"><h2>${t("my_tables")}</h2><ul class="plain my-tables">
+    ${tables.map(([code, info]) => {
+      const summary = found[code];
+      return html`<li key=${code} data-code=${code}><a href=${`/t/${code}`} onClick=${link(`/t/${code}`)}>${code}</a>${info.name ? ` · ${info.name}` : ""}
+        ${summary ? html` · <span class=${"table-status status-" + (summary.paused ? "paused" : summary.status)}>${status(summary)}</span>` : null}
+        ${summary && summary.next ? html` · <a class="next-game" href=${`/t/${summary.next}`} onClick=${link(`/t/${summary.next}`)}>${t("next_game", { code: summary.next })}</a>` : null}
+        ${summary && summary.status !== "waiting" ? html` · <a class="history-of" href=${`/t/${code}/history`} onClick=${link(`/t/${code}/history`)}>${t("history")}</a>` : null}
+      </li>`;
+    })}</ul></div>`;
+}
+
+/** The daily deal and the events, for a player who does not know they are there. */
+function MoreToPlay({ go }) {
+  const link = (path) => (e) => { e.preventDefault(); go(path); };
+  return html`<div class="panel more-to-play" id="more-to-play">
+    <h2><a href="/daily" onClick=${link("/daily")}>${t("nav_daily")}</a></h2><p class="muted small">${t("daily_intro")}</p>
+    <h2><a href="/events" onClick=${link("/events")}>${t("nav_events")}</a></h2><p class="muted small">${t("events_intro")}</p>
+  </div>`;
+}
+
 export function Lobby({ config, go }) {
   const mine = Object.entries(seatsStored()).sort((a, b) => b[1].at - a[1].at).slice(0, 10);
   const sheets = Object.entries(sheetsStored()).sort((a, b) => b[1].at - a[1].at).slice(0, 5);
@@ -130,8 +165,8 @@ export function Lobby({ config, go }) {
       <${CreateForm} config=${config} go=${go} />
       <div class="side">
         <${JoinForm} go=${go} />
-        ${mine.length ? html`<div class="panel"><h2>${t("my_tables")}</h2><ul class="plain">
-          ${mine.map(([code, info]) => html`<li key=${code}><a href=${`/t/${code}`} onClick=${link(`/t/${code}`)}>${code}</a> · ${info.name || ""}</li>`)}</ul></div>` : null}
+        ${mine.length ? html`<${MyTables} tables=${mine} go=${go} />` : null}
+        <${MoreToPlay} go=${go} />
         <div class="panel"><h2>${t("scorekeeper")}</h2><p class="muted">${t("sk_intro")}</p>
           <a href="/score" class="button" onClick=${link("/score")}>${t("sk_title")}</a>
           ${sheets.length ? html`<ul class="plain">${sheets.map(([id, info]) => html`<li key=${id}>

@@ -11,7 +11,8 @@ import { snapshot, animate } from "../anim.js";
 import { play as playSound } from "../sound.js";
 import { turnChanged, setBaseTitle } from "../notify.js";
 import { sortHand } from "../cards.js";
-import { seatsFromMe, actingSeats, isMyTurn, forbiddenBid, places } from "../game.js";
+import { seatsFromMe, actingSeats, isMyTurn, forbiddenBid, places, lastTrick } from "../game.js";
+import { contributionToSend, contributionsAt, markRefused } from "../fair.js";
 import { Seat } from "../table/seat.js";
 import { Trick } from "../table/trick.js";
 import { Hand } from "../table/hand.js";
@@ -32,11 +33,6 @@ export function seatName(seat, index) {
   return t("status_open");
 }
 
-function randomHex(bytes) {
-  const values = crypto.getRandomValues(new Uint8Array(bytes));
-  return [...values].map((v) => v.toString(16).padStart(2, "0")).join("");
-}
-
 export class TablePage {
   constructor(code, root, go) {
     this.code = code;
@@ -44,7 +40,6 @@ export class TablePage {
     this.go = go;
     this.s = null; // the game as the server last described it
     this.welcome = null;
-    this.knobs = null; // every rule knob's value (for the hook's explanation)
     this.socket = null;
     this.status = "connecting";
     this.ui = {
@@ -71,6 +66,9 @@ export class TablePage {
     this.lastTurnMine = false;
     this.pendingAction = null;
     this.sentKinds = new Map(); // message id -> what it was ("act", "chat", "rematch", …)
+    this.contributed = {}; // hand -> the connection its contribution was sent on
+    this.contributionIds = new Map(); // message id -> {hand, resend}
+    this.kept = contributionsAt(code); // this browser's contributions at this table (fair.js)
     this.unsubscribe = onPrefs(() => this.update());
   }
 
@@ -165,9 +163,12 @@ export class TablePage {
         this.welcome = message;
         this.pendingAction = null; // a new connection: whatever was on its way is in the state
         if (message.seat === null && this.token) this.token = null; // the token was refused: watch
+        if (this.token && message.seat !== null && message.seat !== undefined) {
+          const mine = seatsStored()[this.code];
+          if (mine && mine.seat !== message.seat) storeSeat(this.code, { ...mine, seat: message.seat });
+        }
         ui.chatAvailable = Array.isArray(message.chat);
         ui.chat = message.chat || [];
-        if (!this.knobs) this.loadKnobs(message.rules);
         return;
       case "state": {
         const before = this.s;
@@ -183,7 +184,6 @@ export class TablePage {
         break;
       case "history":
         ui.history = message;
-        this.lastTrickFromHistory(message);
         break;
       case "chat":
         ui.chat = [...ui.chat, message].slice(-200);
@@ -204,7 +204,9 @@ export class TablePage {
         this.moveTo(message.table);
         return;
       case "fair":
-        if (this.s && this.s.seat !== null) this.send({ type: "contribute", hand: message.hand, value: randomHex(32) });
+        // A commitment to the coming deal: add this browser's randomness to it. (After the hand
+        // the same message type reveals the seed; the history page reads it from the record.)
+        if (message.commitment && !message.reveal) this.contribute(message.hand);
         return;
       default:
         return;
@@ -227,17 +229,17 @@ export class TablePage {
       const id = `${s.hand_index}-${s.completed_tricks.length}`;
       if (!ui.collected.has(id)) ui.collecting = { id, cards: last.cards, winner: last.winner, hurry: !before };
     }
-    // The hand ended with this move: its last trick is in the history (the state has no cards
-    // of finished hands); show the summary once the trick has gone.
+    // The hand ended with this move: its last trick is the state's closing_trick until the next
+    // deal; show it with its last card, send it to its winner, then show the hand's summary.
     const finishedBefore = before ? before.finished_hands.length : s.finished_hands.length;
     if (s.finished_hands.length > finishedBefore) {
-      if (before && before.current_trick.length) {
-        ui.collecting = { id: `${before.hand_index}-last`, cards: before.current_trick, winner: null, hurry: false, waiting: true };
-        this.send({ type: "history" });
-      }
+      const closing = s.closing_trick;
+      const id = `${s.finished_hands.length - 1}-last`;
+      if (before && closing && closing.cards.length && !ui.collected.has(id))
+        ui.collecting = { id, cards: closing.cards, winner: closing.winner, hurry: false };
       ui.summaryHand = s.finished_hands.length - 1;
     }
-    if (ui.collecting && s.current_trick.length && !ui.collecting.waiting) ui.collecting = { ...ui.collecting, hurry: true };
+    if (ui.collecting && s.current_trick.length) ui.collecting = { ...ui.collecting, hurry: true };
     if (s.game_over) ui.summaryHand = null;
     // Sounds and the hidden tab's title.
     const mine = isMyTurn(s);
@@ -249,6 +251,10 @@ export class TablePage {
     if (ui.panel === "history" && before && s.finished_hands.length !== before.finished_hands.length) this.send({ type: "history" });
     this.s = s;
     if (this.pendingAction && this.pendingAction.version !== s.version) this.pendingAction = null;
+    // A deal announced before this connection (or while the last one was lost) that still
+    // takes contributions: this browser's randomness goes in too.
+    const fair = s.table && s.table.fair;
+    if (fair && fair.open) this.contribute(fair.hand);
     this.closeSummaryWhenPlayGoesOn();
     this.update();
   }
@@ -283,6 +289,10 @@ export class TablePage {
       }
       this.pendingAction = null;
     }
+    if (kind === "contribute") {
+      this.contributionRefused(message);
+      return;
+    }
     if (message.code === "unknown-type") {
       // The server does not have this feature yet (an older ohhell serve).
       if (kind === "chat" || kind === "react") this.ui.chatAvailable = false;
@@ -298,24 +308,38 @@ export class TablePage {
     this.update();
   }
 
-  lastTrickFromHistory(data) {
-    const ui = this.ui;
-    if (!ui.collecting || !ui.collecting.waiting || !data.hands.length) return;
-    const hand = data.hands[data.hands.length - 1];
-    const n = data.names.length;
-    const cards = hand.plays.slice(hand.plays.length - n);
-    const winner = hand.trick_winners ? hand.trick_winners[hand.trick_winners.length - 1] : null;
-    ui.collecting = { id: ui.collecting.id, cards, winner, hurry: false, waiting: false };
+  /** Send this browser's contribution to the deal of `hand` (kept first: fair.js). */
+  contribute(hand) {
+    if (!this.s || this.s.seat === null || this.s.seat === undefined || !this.token || !this.socket) return;
+    const connection = this.socket.connections;
+    if (this.contributed[hand] === connection) return; // already sent on this connection
+    const resend = !!this.kept[hand]; // sent before (a reload, a lost connection): the same value
+    const value = contributionToSend(this.code, hand);
+    const id = this.sendTracked("contribute", { type: "contribute", hand, value });
+    if (!id) return;
+    this.contributed[hand] = connection;
+    this.contributionIds.set(id, { hand, resend });
+    this.kept = contributionsAt(this.code);
   }
 
-  async loadKnobs(rules) {
-    if (!rules) return;
-    const { preset, players, ...knobs } = rules;
-    try {
-      const data = await api("POST", "/api/rules", { preset, players, knobs });
-      this.knobs = data.knobs;
+  /** Whether the deal on the table holds this browser's randomness (sent, and not refused). */
+  ownRandomness() {
+    const s = this.s, fair = s && s.table && s.table.fair;
+    if (!fair || fair.open || s.seat === null || s.game_over || fair.hand !== s.hand_index) return false;
+    const kept = this.kept[fair.hand];
+    return !!kept && !kept.refused;
+  }
+
+  contributionRefused(message) {
+    const sent = this.contributionIds.get(message.id);
+    if (!sent) return;
+    // A value sent again after a reconnection is refused when the first one had arrived: that is
+    // no refusal. Otherwise the deal goes on without it (the seat was away, or it came too late).
+    if (message.code === "too-late" || !sent.resend) {
+      markRefused(this.code, sent.hand, message.code);
+      this.kept = contributionsAt(this.code);
       this.update();
-    } catch (error) { this.knobs = {}; }
+    }
   }
 
   moveTo(code) {
@@ -323,6 +347,8 @@ export class TablePage {
     if (mine) storeSeat(code, mine);
     this.code = code;
     this.s = null;
+    this.contributed = {};
+    this.kept = contributionsAt(code);
     this.pendingAction = null;
     this.ui.collected = new Set();
     this.ui.collecting = null;
@@ -402,13 +428,13 @@ export class TablePage {
     order.forEach((seat, k) => { orderOf[seat] = k; });
     const acting = actingSeats(s);
     const myTurn = isMyTurn(s);
-    const forbidden = forbiddenBid(s, this.knobs);
+    const forbidden = forbiddenBid(s);
     const ranking = s.game_over ? Object.fromEntries(places(s.totals).map((p) => [p.seat, p])) : {};
     const plays = new Set((s.legal_actions || []).filter((a) => a.type === "play").map((a) => a.card));
     const playing = s.phase === "playing" && s.turn === me && !this.pendingAction;
     const hand = me !== null && s.hand ? sortHand(s.hand, s.trump) : [];
     const hintedCard = ui.hint && ui.hint.action.type === "play" ? ui.hint.action.card : null;
-    const lastDone = s.completed_tricks.length ? s.completed_tricks[s.completed_tricks.length - 1] : null;
+    const lastDone = lastTrick(s);
     const peeking = ui.peek && lastDone && !ui.collecting;
     const trickCards = peeking ? lastDone.cards : s.current_trick;
     const summaryHand = ui.summaryHand !== null && (!ui.collecting) ? s.finished_hands[ui.summaryHand] : null;
@@ -437,7 +463,8 @@ export class TablePage {
         </div>
       </div>
       ${s.game_over ? html`<${GameOver} s=${s} names=${names} host=${me !== null && me === s.table.host} rematch=${ui.rematch}
-          onRematch=${() => this.rematch()} onNewTable=${() => this.go("/")} onSheet=${() => this.togglePanel("sheet")} />` : null}
+          onRematch=${() => this.rematch()} onNewTable=${() => this.go("/")} onSheet=${() => this.togglePanel("sheet")}
+          historyPath=${`/t/${this.code}/history`} onHistory=${() => this.go(`/t/${this.code}/history`)} />` : null}
       ${me !== null && !s.game_over ? html`<div class=${"hand-zone" + (myTurn ? " my-turn" : "")}>
           <${Prompt} s=${s} names=${names} forbidden=${forbidden} hint=${ui.hint} changing=${ui.changing} myTurn=${myTurn}
             busy=${!!this.pendingAction}

@@ -18,7 +18,8 @@ export function Drawer({ ctl, s, names }) {
       hands=${s.finished_hands} />
       ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${ctl.code}/record`} download=${`ohhell-${ctl.code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
   } else if (panel === "history") {
-    body = html`<${History} data=${ctl.ui.history} names=${names} />`;
+    body = html`<p class="history-link"><a id="drawer-game-history" href=${`/t/${ctl.code}/history`} target="_blank" rel="noopener">${t("game_history_link")} ↗</a></p>
+      <${History} data=${ctl.ui.history} names=${names} />`;
   } else if (panel === "chat") {
     body = html`<${Reactions} choices=${(ctl.welcome && ctl.welcome.reactions) || undefined}
       onReact=${(r) => ctl.sendTracked("react", { type: "react", reaction: r })} disabled=${!ctl.ui.chatAvailable} />

@@ -62,7 +62,7 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
   const stand = over ? null : standing(s, seat);
   const dealer = !over && s.dealer === seat;
   const spot = seatPlace(k, count);
-  const classes = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.away ? "away" : "",
+  const classes = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.away ? "away" : "", info.fallback ? "fallback" : "",
     info.kind === "human" && !info.online ? "offline" : "", k === 0 ? "bottom" : "", `state-${stand ? stand.state : "over"}`].join(" ");
   const initial = info.kind === "bot" ? String(seat + 1) : (name || "?").trim().charAt(0).toUpperCase();
   const standingLine = stand ? standingText(stand) : "";
@@ -76,14 +76,15 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
       ${deadline ? html`<${TimerRing} deadline=${deadline} length=${timerLength} warnAt=${Math.max(5, timerLength * 0.25)} onWarn=${mine ? onWarn : null} />` : null}
       <span class="initial">${initial}</span>
       ${dealer ? html`<span class="dealer-chip" title=${t("dealer")}>${dealerChip()}</span>` : null}
-      ${info.kind === "bot" ? html`<span class="bot-mark">⚙</span>` : null}
+      ${info.kind === "bot" ? html`<span class=${"bot-mark" + (info.fallback ? " fallback" : "")}>${info.fallback ? "!" : "⚙"}</span>` : null}
     </div>
-    <div class="seat-text" aria-hidden="true">
+    <div class="seat-text" aria-hidden="true" title=${info.fallback ? t("status_fallback") : undefined}>
       <div class="seat-name" title=${name}>${name}</div>
       ${over
         ? html`<div class="seat-score"><b>${s.totals[seat]}</b>${place ? html` · <span class="place">${placeText(place)}</span>` : null}</div>`
         : html`<div class="seat-score"><b title=${t("total")}>${s.totals[seat]}</b>${numbers ? html` <span class="bid-tricks" title=${t("tricks") + " / " + t("bid")}>${numbers}</span>` : null}</div>
-          <div class="seat-standing">${standingLine || (info.kind !== "human" || info.online && !info.away ? "" : statusText(info))}</div>`}
+          <div class="seat-standing">${standingLine || (info.fallback ? t("status_stand_in")
+            : info.kind !== "human" || info.online && !info.away ? "" : statusText(info))}</div>`}
     </div>
     ${acting ? html`<span class="turn-arrow" aria-hidden="true"></span>` : null}
     ${reaction && reaction.reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true">${reaction.reaction}</span>` : null}

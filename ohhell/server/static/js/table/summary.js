@@ -26,7 +26,7 @@ export function HandSummary({ hand, number, names, me, onClose }) {
   </section>`;
 }
 
-export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet }) {
+export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet, historyPath, onHistory }) {
   const ranking = places(s.totals);
   return html`<section class="game-over panel" id="game-over" aria-labelledby="game-over-title">
     <h2 id="game-over-title">${t("game_over")}</h2>
@@ -39,6 +39,7 @@ export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onShe
         : html`<span class="muted" id="rematch-wait">${t("rematch_host")}</span>`}
       <button type="button" id="new-table" onClick=${onNewTable}>${t("new_game")}</button>
       <button type="button" id="show-sheet-end" onClick=${onSheet}>${t("score_sheet")}</button>
+      <a class="button" id="game-history" href=${historyPath} onClick=${(e) => { e.preventDefault(); onHistory(); }}>${t("game_history_link")}</a>
     </div>
     ${rematch.error ? html`<p class="error" role="alert">${rematch.error}</p>` : null}
   </section>`;

@@ -2,7 +2,7 @@
 // running total of the bids), the spectators, the connection, and the tools that open panels.
 import { html } from "../html.js";
 import { t, tn, suitWord, cardSpoken, SUIT_SYMBOLS } from "../i18n.js";
-import { bidTotal } from "../game.js";
+import { bidTotal, lastTrick } from "../game.js";
 import { Card } from "./card.js";
 
 export function TopBar({ ctl, s }) {
@@ -27,11 +27,13 @@ export function TopBar({ ctl, s }) {
         ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
+      ${ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
+        title=${t("fair_yours")} aria-label=${t("fair_yours")}><span aria-hidden="true">🎲</span></a>` : null}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
       ${ctl.status === "lost" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
     <div class="tools" role="toolbar" aria-label=${t("tools")}>
-      ${s.completed_tricks.length && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${ctl.ui.peek ? "true" : "false"}
+      ${lastTrick(s) && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${ctl.ui.peek ? "true" : "false"}
         title=${t("show_last_trick")} onClick=${() => { ctl.ui.peek = !ctl.ui.peek; ctl.update(); }}>
         <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
       ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
