@@ -168,10 +168,12 @@ def play_game(browser: Any, url: str, players: int, timeout: float) -> dict[str,
     for n in range(2, players + 1):
         tokens.append(httpx.post(f"{url}/api/tables/{code}/join", json={"name": f"P{n}"}).json()["token"])
     pages = []
+    sockets: list[str] = []  # every WebSocket the pages open: more than one a page is a reconnection
     for token in tokens:
         context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
         context.add_init_script(PROBE)
         page = context.new_page()
+        page.on("websocket", lambda ws: sockets.append(ws.url))
         page.goto(url + "/score")  # any page of the site, to reach its localStorage
         page.evaluate("([code, token]) => localStorage.setItem('ohhell.seats', JSON.stringify({[code]: {token, at: 0}}))",
                       [code, token])
@@ -196,7 +198,7 @@ def play_game(browser: Any, url: str, players: int, timeout: float) -> dict[str,
     updates = [u["ms"] for page in data for u in page["updates"]]
     ten = [u["ms"] for page in data for u in page["updates"] if u["cards"] == 10]
     return {"screen": screen, "socket": socket, "updates": updates, "ten": ten, "seconds": elapsed,
-            "clicks": sum(len(d["clicks"]) for d in data)}
+            "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
 
 # The rendering comparison: the same picture (four seats, a trick, a 10-card hand with legal
@@ -328,6 +330,7 @@ def main() -> None:
           f"max {max(screen):.1f} ms")
     print(f"  click -> other page's socket has it (server): p50 {statistics.median(socket):.1f} ms, "
           f"p95 {percentile(socket, .95):.1f} ms")
+    print(f"  reconnections (a connection that did not answer a ping within 3 s, or closed): {result['reconnections']}")
     updates, ten = result["updates"], result["ten"]
     print(f"  table page update(): p50 {statistics.median(updates):.2f} ms, p95 {percentile(updates, .95):.2f} ms over "
           f"{len(updates)} updates; with a 10-card hand p50 {statistics.median(ten):.2f} ms, p95 {percentile(ten, .95):.2f} ms")

@@ -110,7 +110,15 @@ export class TablePage {
     this.token = mine && !watching ? mine.token : null;
     const hello = { table: this.code, token: this.token, lang: language() };
     if (!this.token && savedName()) hello.name = savedName();
-    this.socket = new TableSocket(hello, { message: (m) => this.receive(m), status: (st) => { this.status = st; this.update(); } });
+    this.socket = new TableSocket(hello, { message: (m) => this.receive(m), status: (st) => this.connectionStatus(st) });
+  }
+
+  connectionStatus(status) {
+    this.status = status;
+    // An action sent into a connection that is gone never arrived (or its answer never will):
+    // the new connection's state says where the game is, and the player may act again.
+    if (status === "lost") this.pendingAction = null;
+    this.update();
   }
 
   showJoin(summary) {

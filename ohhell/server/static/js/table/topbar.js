@@ -30,7 +30,7 @@ export function TopBar({ ctl, s }) {
       ${ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
         title=${t("fair_yours")} aria-label=${t("fair_yours")}><span aria-hidden="true">🎲</span></a>` : null}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
-      ${ctl.status === "lost" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
+      ${ctl.status !== "open" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
     <div class="tools" role="toolbar" aria-label=${t("tools")}>
       ${lastTrick(s) && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${ctl.ui.peek ? "true" : "false"}

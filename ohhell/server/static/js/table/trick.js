@@ -36,7 +36,7 @@ export function Trick({ cards, collecting, orderOf, count, names, onCollected })
     return () => clearTimeout(timer);
   }, [collecting && collecting.id, collecting && collecting.hurry]);
   const winnerName = collecting && collecting.winner !== null ? names[collecting.winner] : null;
-  return html`<div class="trick" ref=${box} aria-label=${t("current_trick")} role="group">
+  return html`<div class="trick" ref=${box} aria-label=${t("current_trick")} role="group" data-collecting=${collecting ? collecting.id : undefined}>
     ${collecting ? collecting.cards.map(([seat, card]) =>
       placed(seat, card, orderOf[seat], count, "collecting" + (seat === collecting.winner ? " winner" : ""), names)) : null}
     ${cards.map(([seat, card]) => placed(seat, card, orderOf[seat], count, "", names))}
