@@ -28,7 +28,7 @@ export function TopBar({ ctl, s }) {
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
       ${ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
-        title=${t("fair_yours")} aria-label=${t("fair_yours")}><span aria-hidden="true">🎲</span></a>` : null}
+        title=${t("fair_yours")} aria-label=${t("fair_yours")}><span aria-hidden="true">⚄</span></a>` : null}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
       ${ctl.status !== "open" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
