@@ -135,12 +135,15 @@ class Server:
         self.store.close()
 
     async def ready(self) -> bool:
-        """Whether this process can serve: its database answers, and its broker if it has one."""
+        """Whether this process can serve: its database answers. (Without its broker it still
+        serves its own tables, the lobby and the scorekeeper — players of other processes' tables
+        wait until the broker is back — so a Redis restart does not take the whole site out of
+        the load balancer; ``/ready`` says how the broker is.)"""
         try:
             await asyncio.wait_for(asyncio.to_thread(self.store.table_exists, "-"), 2.0)
         except Exception:
             return False
-        return self.cluster is None or (self.cluster.broker.connected and await self.cluster.broker.ready())
+        return True
 
     async def may_create(self, address: str) -> bool:
         """At most ``max_tables_per_minute`` tables (or sheets) per address per minute (counted
@@ -675,12 +678,14 @@ async def health(request: Request) -> Response:
 
 
 async def ready(request: Request) -> Response:
-    """Readiness: the process can serve (its database, and its broker, answer); a load balancer
-    sends nobody to a process that answers 503 here."""
+    """Readiness: the process can serve (its database answers); a load balancer sends nobody to
+    a process that answers 503 here. ``broker``: whether its broker answers (``null``: it has none)."""
     server = _server(request)
+    broker = None if server.cluster is None else server.cluster.broker.connected and await server.cluster.broker.ready()
+    body = {"process": _process(request), "broker": broker}
     if await server.ready():
-        return JSONResponse({"ready": True, "process": _process(request)})
-    return JSONResponse({"ready": False, "process": _process(request)}, status_code=503)
+        return JSONResponse({"ready": True, **body})
+    return JSONResponse({"ready": False, **body}, status_code=503)
 
 
 async def metrics(request: Request) -> Response:

@@ -208,8 +208,6 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "over_by": N_("over by %(n)d"),
     "seat_bid_tricks": N_("bid %(bid)d, won %(tricks)d"),
     "bids_of": N_("Bids %(sum)d of %(size)d"),
-    "under_by": N_("under by %(n)d"),
-    "over_by_bids": N_("over by %(n)d"),
     "bids_even": N_("even"),
     "bid_forbidden_label": N_("%(bid)d: not allowed for the dealer"),
     "forbidden_bid_other": N_("%(name)s deals and may not bid %(bid)d: "
@@ -380,6 +378,9 @@ CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
     # The suit in "ten of hearts", as a screen reader says a card (Russian: "десятка червей").
     "suit_of_S": pgettext("ten of ...", "spades"), "suit_of_H": pgettext("ten of ...", "hearts"),
     "suit_of_D": pgettext("ten of ...", "diamonds"), "suit_of_C": pgettext("ten of ...", "clubs"),
+    # The sum of the bids against the cards ("Bids 9 of 10 · under by 1"), not a seat's tricks.
+    "under_by": pgettext("sum of bids", "under by %(n)d"),
+    "over_by_bids": pgettext("sum of bids", "over by %(n)d"),
 }
 """Client texts that need a context: (context, English source text) by key."""
 

@@ -26,6 +26,7 @@ from leaks import Truth, check_messages
 from wsclient import Client, create_table, join_table
 
 from conftest import fresh_postgres_database, need, run_async
+from ohhell.cards import card_name
 from ohhell.record import replay
 from ohhell.rules import Rules
 from ohhell.server.localcluster import LocalCluster, missing_parts
@@ -192,11 +193,12 @@ def test_killing_the_owner_mid_trick_loses_no_acknowledged_action(site: LocalClu
     assert final.is_terminal()
     # Every action a player had been shown is in the log, at its place: replaying the log up to
     # each player's last version gives what that player saw.
-    partial = Truth(Rules.from_json(stored.row.rules), stored.actions[:max(s["version"] for s in seen)], 4).final
+    rules = Rules.from_json(stored.row.rules)
     for state in seen:
         assert state["version"] <= len(stored.actions)
-    assert [bid for bid in partial.bids] == seen[0]["bids"]
-    assert partial.tricks_won == seen[0]["tricks_won"]
+        then = Truth(rules, stored.actions[:state["version"]], 4).final
+        assert list(then.bids) == state["bids"] and list(then.tricks_won) == state["tricks_won"]
+        assert [[seat, card_name(card)] for seat, card in then.current_trick()] == state["current_trick"]
     # None was applied twice: one bid per seat per hand, every card played once.
     for hand in final.finished_hands:
         assert len(hand.bids) == 4 and all(bid is not None for bid in hand.bids)

@@ -115,8 +115,9 @@ def test_wrong_messages_change_nothing(live_server: LiveServer) -> None:
         ann = await Client(live_server.ws_url, code, created["token"]).connect()
         bob = await Client(live_server.ws_url, code, bob_token).connect()
         spectator = await Client(live_server.ws_url, code).connect()
-        await ann.wait_for(lambda: ann.state["table"]["status"] == "playing" and ann.state["phase"] == "bidding")
-        await ann.wait_for(lambda: any(c.my_move(random.Random(0)) is not None for c in (ann, bob)))
+        await ann.wait_for(lambda: ann.state["table"]["status"] == "playing" and ann.state["phase"] == "bidding",
+                           timeout=30)
+        await ann.wait_for(lambda: any(c.my_move(random.Random(0)) is not None for c in (ann, bob)), timeout=30)
         actor, other = (ann, bob) if ann.my_move(random.Random(0)) else (bob, ann)
         version = actor.state["version"]
         await asyncio.sleep(0.2)  # let the news of the spectator's arrival settle
