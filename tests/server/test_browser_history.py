@@ -361,6 +361,16 @@ def test_a_failed_bot_and_the_site_pages(server: ServerProcess, pages: Pages) ->
     if AXE is not None:
         assert axe_problems(page) == [], "lobby"
     shot(page, "lobby-tables.png", full_page=True)
+    # The history of a game still being played: its finished hands' deals; the analysis comes later.
+    page.click(f'#my-tables li[data-code="{code}"] .history-of')
+    page.wait_for_selector("#fair-title")
+    assert page.inner_text("#history-page .notice") == "The game is still being played: here are its finished hands."
+    assert "The analysis is made once the game is over." in page.inner_text("#analysis")
+    finished = len(page.query_selector_all(".hand-entry"))
+    if finished:
+        assert finished == len(page.query_selector_all(".hand-entry summary .chip.fair-ok"))
+    else:
+        assert "No hand has been finished yet." in page.inner_text("#fair")
     # On a phone the links hide behind a menu button.
     phone = pages.new(**PHONE)
     phone.goto(server.url + "/events")
