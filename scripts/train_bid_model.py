@@ -17,7 +17,8 @@ Reproducible from the seeds:
     python scripts/train_bid_model.py train /tmp/bids-1.jsonl --seed 1
 
 Expert iteration goes round again by generating with the trained model in the search
-(``generate --with-model``) and training on both files. NumPy is needed here only; playing
+(``generate --with-model``) and training on both files. ``ismcts-bids`` checks the model as an
+opponent model on the bids of OpenSpiel's ISMCTS (needs ``open-spiel``). NumPy is needed here only; playing
 needs neither NumPy nor any deep-learning framework.
 """
 
@@ -333,6 +334,57 @@ def train(args: argparse.Namespace) -> None:
     print(f"wrote {out}")
 
 
+# -- checking the model as an opponent model ----------------------------------------------------
+
+def ismcts_bids(args: argparse.Namespace) -> None:
+    """How well the model's policy explains the bids of another careful player, OpenSpiel's
+    ISMCTS (1000 simulations, as in ``benchmarks/strength.py``), against the Gaussian around
+    the heuristic estimate that the strong bot used before: the mean log-likelihood of the
+    bids made, and how often each one's most likely bid is the bid made."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from openspiel_bridge import Mirror, ohhell_rules, openspiel_game
+    from strength import _ismcts
+
+    from ohhell.bots.knowledge import Knowledge
+
+    game = openspiel_game(4, 10)
+    mirror = Mirror(ohhell_rules(4, 10))
+    model = bid_model.load()
+    rows = []
+    for deal in range(args.deals):
+        rng = random.Random(args.seed * 1_000_003 + deal)
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        bots = [_ismcts(game, args.seed * 7919 + deal * 4 + p, 1000) for p in range(4)]
+        for _ in range(4):
+            player = state.current_player()
+            view = seat_view(mirror.state_of(state), player)
+            action = int(bots[player].step(state))
+            bid = action - 52
+            knowledge = Knowledge.from_view(view)
+            hand = mask_of(view.hand)
+            estimate = estimate_tricks(hand, knowledge.trump, knowledge.unseen, 4, 10)
+            table = bid_model.Table.of(view.rules, view.trump, view.turn_up, 10, view.bid_order)
+            policy = model.policy(table.inputs(hand, player, view.bids))
+            spread = 0.55 + 0.06 * 10
+            if view.forbidden_bid is not None:
+                forbidden = view.forbidden_bid
+                policy = [0.0 if b == forbidden else p / (1 - policy[forbidden]) for b, p in enumerate(policy)]
+                spread *= 1.5
+            gaussian = math.exp(-((bid - estimate) ** 2) / (2 * spread ** 2)) / (math.sqrt(2 * math.pi) * spread)
+            rows.append((policy[bid], gaussian, max(range(11), key=policy.__getitem__) == bid,
+                         min(10, max(0, round(estimate))) == bid))
+            state.apply_action(action)
+    count = len(rows)
+    print(f"{count} ISMCTS bids ({args.deals} deals, seed {args.seed})")
+    print(f"  mean log-likelihood: model policy {sum(math.log(max(1e-6, r[0])) for r in rows) / count:.3f}, "
+          f"Gaussian around the estimate {sum(math.log(max(1e-6, r[1])) for r in rows) / count:.3f}")
+    print(f"  the bid made is the most likely one: model {sum(r[2] for r in rows) / count:.1%}, "
+          f"rounded estimate {sum(r[3] for r in rows) / count:.1%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -351,11 +403,16 @@ def main() -> None:
     fit.add_argument("--l2", type=float, default=1e-4)
     fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--out", default=str(ROOT / "ohhell" / "bots" / bid_model.MODEL_FILE))
+    check = commands.add_parser("ismcts-bids", help="how well the model explains OpenSpiel ISMCTS's bids")
+    check.add_argument("--deals", type=int, default=40)
+    check.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args)
-    else:
+    elif args.command == "train":
         train(args)
+    else:
+        ismcts_bids(args)
 
 
 if __name__ == "__main__":
