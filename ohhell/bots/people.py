@@ -56,12 +56,18 @@ class Foibles:
 
 
 class PersonBot(BasicBot):
-    """The basic heuristic, without look-ahead, with a person's :class:`Foibles`."""
+    """The basic heuristic with a person's :class:`Foibles`; its bids come from its own
+    judgement of the hand (never from the look-ahead), its cards are checked by a look-ahead
+    over :attr:`lookahead` deals only (none for a beginner)."""
 
     foibles: ClassVar[Foibles]
+    lookahead: ClassVar[int] = 0
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
-        super().__init__(seed=seed, budget=budget, worlds=0)
+        super().__init__(seed=seed, budget=budget, worlds=self.lookahead)
+
+    def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
+        return None
 
     def knowledge(self, view: SeatView) -> Knowledge:
         known = super().knowledge(view)
@@ -120,10 +126,12 @@ class BeginnerBot(PersonBot):
 
 
 class CasualBot(PersonBot):
-    """Misjudges the odd marginal bid and forgets some of the early cards."""
+    """Misjudges the odd marginal bid and sometimes plays by habit, but thinks a little ahead
+    (a look-ahead over a few deals) and remembers the cards."""
 
     name = "casual"
-    foibles = Foibles(bid_error=0.45, optimism=0.1, memory=0.75, recent=2, habit=0.08)
+    foibles = Foibles(bid_error=0.45, optimism=0.1, memory=1.0, recent=2, habit=0.08)
+    lookahead = 8
 
 
 __all__ = ["BeginnerBot", "CasualBot", "Foibles", "PersonBot"]
