@@ -50,7 +50,7 @@ def test_a_beginner_misjudges_marginal_bids_by_a_trick_or_so_never_wildly() -> N
     assert sum(1 for d in differences if d >= 2) <= len(differences) // 8
 
 
-def test_weaker_players_forget_some_of_the_cards_played_earlier() -> None:
+def test_a_beginner_forgets_some_of_the_cards_played_earlier() -> None:
     rules = one_hand_rules(6, players=3, trump="none")
     state = dealt(rules, ["AS KS QS 2H 3H 4H", "AH KH QH 2D 3D 4D", "AD KD QD 2C 3C 4C"], dealer=2)
     bid_all(state, [3, 1, 1])
@@ -59,15 +59,14 @@ def test_weaker_players_forget_some_of_the_cards_played_earlier() -> None:
     play(state, "QS 4D 4C")
     view = seat_view(state, 0)
     truth = Knowledge.from_view(view)
-    unseen_by_level = {}
-    for bot_class in (BeginnerBot, CasualBot):
-        forgotten = 0
-        for seed in range(40):
-            seen = bot_class(seed=seed).knowledge(view)
-            assert seen.unseen & truth.unseen == truth.unseen  # it never forgets what is still out
-            forgotten += (seen.unseen & ~truth.unseen).bit_count()
-        unseen_by_level[bot_class.name] = forgotten
-    assert unseen_by_level["beginner"] > unseen_by_level["casual"] > 0
+    forgotten = 0
+    for seed in range(40):
+        seen = BeginnerBot(seed=seed).knowledge(view)
+        assert seen.unseen & truth.unseen == truth.unseen  # it never forgets what is still out
+        forgotten += (seen.unseen & ~truth.unseen).bit_count()
+    # The others played four cards before the last trick; a beginner forgets each with chance 0.65.
+    assert 0.45 * 4 * 40 < forgotten < 0.85 * 4 * 40
+    assert CasualBot(seed=1).knowledge(view) == truth  # the casual player remembers
     assert BasicBot(seed=1).knowledge(view) == truth
 
 
