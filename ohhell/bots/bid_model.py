@@ -256,7 +256,8 @@ def batch(model: BidModel, table: Table, hands: Sequence[CardMask], seats: Seque
     matching seat), as float64 bytes, hands × (size + 1); computed in the fast core."""
     from ohhell import fastsim
 
-    places = [table.before(seat, bids) for seat in seats]
+    place_of = {seat: table.before(seat, bids) for seat in set(seats)}
+    places = [place_of[seat] for seat in seats]
     return fastsim.core.bid_values(model.packed, model.hidden, list(hands), table.trump_suit,
                                    table.turn_up_rank, table.rules.players, table.size,
                                    [p[0] for p in places], [p[1] for p in places], [p[2] for p in places],

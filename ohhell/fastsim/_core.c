@@ -2055,13 +2055,30 @@ static PyObject *py_bid_values(PyObject *self, PyObject *args) {
                     scoring, x);
         bm_forward(&m, x, out);
         double *v = values + i * (size + 1), *pol = policy + i * (size + 1);
-        for (int b = 0; b <= size; b++) {
-            double ev = 0;
-            if (with_values) {
-                bm_tricks(out, b, size, p);
-                for (int t = 0; t <= size; t++) ev += p[t] * rows[b][t];
+        if (with_values) {
+            /* P(t | b) = eq[t] * el[|t - b|] / sum: the exponentials once, not once per bid. */
+            double eq[BM_WIDTH], el[BM_WIDTH], top = -1e300;
+            double strength = bm_softplus(out[2 * BM_WIDTH]);
+            for (int t = 0; t <= size; t++) if (out[BM_WIDTH + t] > top) top = out[BM_WIDTH + t];
+            for (int t = 0; t <= size; t++) { eq[t] = exp(out[BM_WIDTH + t] - top); el[t] = exp(-strength * t); }
+            for (int b = 0; b <= size; b++) {
+                double total = 0, ev = 0;
+                for (int t = 0; t <= size; t++) {
+                    double w = eq[t] * el[t > b ? t - b : b - t];
+                    total += w;
+                    ev += w * rows[b][t];
+                }
+                if (total > 1e-250) {
+                    v[b] = ev / total;
+                } else {   /* far in the tails: the softmax of the combined logits, exactly */
+                    bm_tricks(out, b, size, p);
+                    ev = 0;
+                    for (int t = 0; t <= size; t++) ev += p[t] * rows[b][t];
+                    v[b] = ev;
+                }
             }
-            v[b] = ev;
+        } else {
+            for (int b = 0; b <= size; b++) v[b] = 0.0;
         }
         double top = -1e300, total = 0;
         for (int b = 0; b <= size; b++) if (out[b] > top) top = out[b];
