@@ -137,20 +137,6 @@ def sure_tricks(hand: CardMask, trump: CardMask, unseen: CardMask) -> int:
     return count
 
 
-def bid_from_estimate(estimate: float, size: int, forbidden: int | None, holds_sure_winner: bool = False) -> int:
-    """The whole bid nearest the estimate; when the hook forbids it, the nearer of the bids
-    either side — and never 0 while holding a sure winner (the ace of trumps)."""
-    bid = max(0, min(size, math.floor(estimate + 0.5)))
-    if forbidden is None or bid != forbidden:
-        return bid
-    down, up = bid - 1, bid + 1
-    if down < 0 or (down == 0 and holds_sure_winner):
-        return up if up <= size else bid
-    if up > size:
-        return down
-    return up if estimate >= bid else down
-
-
 def chance_none(pool: int, held: int, targets: int) -> float:
     """The chance that a hand of ``held`` cards drawn from ``pool`` cards holds none of
     ``targets`` particular cards of the pool (hypergeometric)."""
