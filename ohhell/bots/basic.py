@@ -138,8 +138,8 @@ class BasicBot(Bot):
     def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
         """Each bid's mean score when the hand is played out by the heuristic in every seat in
         :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards (the later bidders
-        bidding their estimate);
-        ``None`` without the fast core (or with one card each: exact there)."""
+        bidding their estimate); ``None`` without the fast core (or with one card each: exact
+        there)."""
         if not self.worlds or not fastsim.usable(view.rules) or view.blind or view.hand_size == 1:
             return None
         knowledge = Knowledge.from_view(view)
@@ -235,18 +235,20 @@ class BasicBot(Bot):
             else:
                 # Keep the strength for later: throw the cheapest card.
                 choice = min(cards, key=cheap)
-        values = self.lookahead_plays(view, knowledge, cards)
+        values = self.lookahead_plays(view, cards)
         if values is not None:
             best = max(values.values())
             if values[choice] < best - 1e-9:
                 choice = max(cards, key=lambda c: (round(values[c], 9), c == choice))
         return next(p for p in plays if p.card == choice)
 
-    def lookahead_plays(self, view: SeatView, knowledge: Knowledge, cards: list[int]) -> dict[int, float] | None:
+    def lookahead_plays(self, view: SeatView, cards: list[int]) -> dict[int, float] | None:
         """Each card's mean score when the rest of the hand is played out by the heuristic in
-        every seat, in :attr:`worlds` deals of the unseen cards; ``None`` without the core."""
+        every seat, in :attr:`worlds` deals of the unseen cards (dealt from what the view
+        shows, whatever the player remembers); ``None`` without the core."""
         if not self.worlds or not fastsim.usable(view.rules):
             return None
+        knowledge = Knowledge.from_view(view)
         worlds = knowledge.sample(self.worlds, self.rng)
         if not worlds:
             return None
