@@ -18,7 +18,8 @@ Reproducible from the seeds:
 
 Expert iteration goes round again by generating with the trained model in the search
 (``generate --with-model``) and training on both files. ``ismcts-bids`` checks the model as an
-opponent model on the bids of OpenSpiel's ISMCTS (needs ``open-spiel``). NumPy is needed here only; playing
+opponent model on the bids of OpenSpiel's ISMCTS (needs ``open-spiel``); ``own-bids`` checks
+whether it should make the bot's own bids (it should not: the search is better there). NumPy is needed here only; playing
 needs neither NumPy nor any deep-learning framework.
 """
 
@@ -385,6 +386,49 @@ def ismcts_bids(args: argparse.Namespace) -> None:
           f"rounded estimate {sum(r[3] for r in rows) / count:.1%}")
 
 
+def own_bids(args: argparse.Namespace) -> None:
+    """Where the model's best bid and the strong bot's bidding search (20 000 simulations)
+    differ, which one a search ten times bigger (100 000 simulations over 2 000 worlds) sides
+    with, and what it thinks each bid is worth: should the model make the bot's own bids?"""
+    from ohhell.fastsim import score_row
+
+    model = bid_model.load()
+    rng = random.Random(args.seed)
+    results = []
+    tried = 0
+    while len(results) < args.positions and tried < 20 * args.positions:
+        tried += 1
+        size = rng.randint(5, 10)
+        rules = preset("classic", players=4, schedule="explicit", hands=[HandPlan(size, "turn-up")],
+                       scoring=args.scoring, bid_changes=False)
+        state = Game(rules).new_initial_state(first_dealer=rng.randrange(4))
+        deck = list(range(52))
+        rng.shuffle(deck)
+        state.apply(Deal(tuple(tuple(deck[p * size:(p + 1) * size]) for p in range(4)), deck[4 * size]))
+        for _ in range(rng.randrange(4)):
+            state.apply(StrongBot(seed=rng.getrandbits(30)).choose(seat_view(state, state.turn)))
+        view = seat_view(state, state.turn)
+        allowed = [a.bid for a in view.legal_actions if isinstance(a, Bid)]
+        search_bid = StrongBot(seed=rng.getrandbits(30)).choose(view).bid
+        table = bid_model.Table.of(rules, view.trump, view.turn_up, size, view.bid_order)
+        inputs = table.inputs(mask_of(view.hand), view.seat, view.bids)
+        outputs = model.outputs(inputs)
+        value = {b: sum(p * r for p, r in zip(model.tricks(inputs, b, outputs), score_row(rules, b, 0, size),
+                                             strict=True)) for b in allowed}
+        model_bid = max(allowed, key=value.__getitem__)
+        if model_bid == search_bid:
+            continue
+        big = StrongBot(seed=rng.getrandbits(30), worlds=2000, simulations=100_000).suggest(view)
+        values = {int(b): v for b, v in big.details["expected_score"].items()}
+        assert isinstance(big.action, Bid)
+        results.append((search_bid, model_bid, big.action.bid, values[search_bid], values[model_bid]))
+    count = max(1, len(results))
+    print(f"{len(results)} positions where they differ ({args.scoring}, seed {args.seed}): the big search sides "
+          f"with the search {sum(r[2] == r[0] for r in results)} times, with the model "
+          f"{sum(r[2] == r[1] for r in results)} times; it values the search's bids at "
+          f"{sum(r[3] for r in results) / count:+.2f}, the model's at {sum(r[4] for r in results) / count:+.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -406,11 +450,17 @@ def main() -> None:
     check = commands.add_parser("ismcts-bids", help="how well the model explains OpenSpiel ISMCTS's bids")
     check.add_argument("--deals", type=int, default=40)
     check.add_argument("--seed", type=int, default=1)
+    own = commands.add_parser("own-bids", help="the model's best bid against the search's, judged by a bigger search")
+    own.add_argument("--positions", type=int, default=40)
+    own.add_argument("--scoring", default="triangular-penalty")
+    own.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args)
     elif args.command == "train":
         train(args)
+    elif args.command == "own-bids":
+        own_bids(args)
     else:
         ismcts_bids(args)
 
