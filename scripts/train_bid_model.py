@@ -19,8 +19,8 @@ Reproducible from the seeds:
 Expert iteration goes round again by generating with the trained model in the search
 (``generate --with-model``) and training on both files. ``ismcts-bids`` checks the model as an
 opponent model on the bids of OpenSpiel's ISMCTS (needs ``open-spiel``); ``own-bids`` checks
-whether it should make the bot's own bids (it should not: the search is better there). NumPy is needed here only; playing
-needs neither NumPy nor any deep-learning framework.
+whether it should make the bot's own bids (it should not: the search is better there). NumPy
+is needed here only; playing needs neither NumPy nor any deep-learning framework.
 """
 
 from __future__ import annotations
