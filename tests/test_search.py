@@ -36,28 +36,37 @@ def test_a_known_position_is_valued_in_the_seats_own_points() -> None:
     assert by_card[parse_card("AH")][1] < 5.0
 
 
-def test_the_other_seats_bid_as_the_value_table_says() -> None:
-    # Seat 0 bids first with three cards; every world says seat 1 likes a bid of 3 best and
-    # seat 2 (the dealer) a bid of 0. The search's worlds then have seat 0's tricks and the
-    # others' bids consistent with that, and a table of the wrong size is refused.
-    rules = one_hand_rules(3, players=3)
-    state = dealt(rules, ["AS KS QS", "2H 3H 4H", "2D 3D 4D"], turn_up="9C", dealer=2)
+def _search_bid_with_table(seat_1_likes: int) -> int:
+    # No trumps, every hand known (one world). Seat 0 bids first and leads the king of spades;
+    # seat 1 holds the ace and 3 of spades: wanting no trick it ducks with the 3 and seat 0
+    # takes both tricks (its 2 of diamonds is never beaten); wanting two it takes the king with
+    # the ace and seat 0 takes none.
+    rules = one_hand_rules(2, players=3, trump="none")
+    state = dealt(rules, ["KS 2D", "AS 3S", "4C 5C"], dealer=2)
     view = seat_view(state, 0)
     knowledge = Knowledge.from_view(view)
-    setup = bid_setup(view, knowledge, (0, 1, 2, 3))
-    worlds = [tuple(state.hands)] * 4
-    table = []
-    for _world in worlds:
-        for seat in range(3):
-            likes = [0.0, 0.0, 0.0, 0.0]
-            likes[{0: 0, 1: 3, 2: 0}[seat]] = 1.0
-            table.extend(likes)
+    setup = bid_setup(view, knowledge, (0, 1, 2))
+    likes = {0: 0, 1: seat_1_likes, 2: 0}
+    table = [1.0 if bid == likes[seat] else 0.0 for seat in range(3) for bid in range(3)]
     values = struct.pack(f"<{len(table)}d", *table)
     cfg = (*setup.cfg[:6], (0.0, 0.0, 0.0), 0)
-    done, stats = fastsim.core.search(cfg, None, worlds, 2000, 1.5, 0.0, 3, setup.bidding(values))
-    assert done == 2000 and {bid for bid, *_rest in stats} == {0, 1, 2, 3}
+    _done, stats = fastsim.core.search(cfg, None, [tuple(state.hands)], 3000, 1.5, 0.0, 3, setup.bidding(values))
+    return max(stats, key=lambda stat: stat[1])[0]
+
+
+def test_the_other_seats_bid_as_the_value_table_says() -> None:
+    assert _search_bid_with_table(seat_1_likes=0) == 2
+    assert _search_bid_with_table(seat_1_likes=2) == 0
+
+
+def test_a_value_table_of_the_wrong_size_is_refused() -> None:
+    rules = one_hand_rules(2, players=3, trump="none")
+    state = dealt(rules, ["KS 2D", "AS 3S", "4C 5C"], dealer=2)
+    view = seat_view(state, 0)
+    setup = bid_setup(view, Knowledge.from_view(view), (0, 1, 2))
+    cfg = (*setup.cfg[:6], (0.0, 0.0, 0.0), 0)
     with pytest.raises(ValueError, match="one float64 per world"):
-        fastsim.core.search(cfg, None, worlds, 10, 1.5, 0.0, 3, setup.bidding(values[:-8]))
+        fastsim.core.search(cfg, None, [tuple(state.hands)], 10, 1.5, 0.0, 3, setup.bidding(b"\0" * 8 * 8))
 
 
 def test_the_strong_bot_bids_its_sure_tricks_under_every_kind_of_scoring() -> None:
