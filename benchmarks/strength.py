@@ -1,27 +1,48 @@
 #!/usr/bin/env python3
-"""The strong bot against OpenSpiel's ISMCTSBot, under OpenSpiel's own ``oh_hell`` rules.
+"""How strong the strong bot is, in fields where skill matters (issue 20).
 
-One hand, 4 players, 10 tricks, the hook on, score = tricks + 10 for an exact bid. On
-duplicate deals: every deal is played twice with the same cards and the same opponents in
-the other seats (``--opponents``, seeded alike) — once with the strong bot in the tested
-seat, once with ISMCTS (C++ ``pyspiel.ISMCTSBot``, 1000 simulations, random rollouts,
-UCT c = 2, unlimited world samples, max-visit final policy). The tested seat rotates with
-the deal. Reported: the strong bot's mean score per hand minus ISMCTS's, with its 95%
-confidence interval, each bot's share of bids made, and the strong bot's decision time.
+Every field is played on duplicate deals: each deal twice, with the same cards and the same
+seeded opponents, once with the tested bot in the tested seat and once with the bot it is
+compared with; the tested seat rotates with the deal. Reported: the difference of the mean
+score per hand with its 95% confidence interval (the deal is the unit), each side's share of
+bids made and the tested bot's decision time.
 
-Needs the optional benchmark dependency ``open-spiel`` (``pip install -e .[bench]``).
+Fields (``--field``, repeatable; default ``ismcts``):
 
-    python benchmarks/strength.py --deals 300 --jobs 2 --seed 1
+* ``ismcts`` — OpenSpiel's own ``oh_hell`` (one 10-card hand, 4 players, the hook, score =
+  tricks + 10 for an exact bid): the strong bot in place of OpenSpiel's C++ ``ISMCTSBot``
+  (1000 simulations, random rollouts, UCT c = 2) among three ISMCTS opponents. Last line
+  ``strong_minus_ismcts_field=D ci95=[lo,hi]``.
+* ``random`` — the same game with three uniformly random opponents (the first, withdrawn
+  target): ``strong_minus_ismcts=D ci95=[lo,hi]``.
+* ``self`` — ohhell's engine, 4 players, every scoring of ``--scoring`` (default ``exact``,
+  ``trick-plus-bonus`` and ``triangular-penalty``): the strong bot in place of the released
+  strong bot among three released strong bots. Each deal is one hand whose size follows the
+  classic schedule with one 1-card hand per player (10 … 1, 1, 1, 1 … 10: the outside AI's
+  rules), dealer and tested seat rotating. ``strong_minus_released_SCORING=D ci95=[lo,hi]``.
+  The released bot is ``strong`` with :data:`ohhell.bots.strong.RELEASED` (the bot as it
+  stood before issue 20), or any program through the bot protocol (``--baseline
+  "cmd:/old/checkout/.venv/bin/ohhell bot-stdio --bot strong"``).
 
-The last line is ``strong_minus_ismcts=D ci95=[lo,hi]``.
+* ``levels`` — the arena's rating of every level (``random``, ``beginner``, ``casual``,
+  ``basic``, ``strong``): duplicate classic games of 4 players at two tables (beginner, casual,
+  basic, strong; random, beginner, casual, basic), every pair at a table compared by final
+  totals, fitted to Bradley–Terry ratings on the Elo scale with ``basic`` at 1500:
+  ``level_ratings random=… beginner=… …``.
 
-``--sees-everything`` measures a ceiling instead: the strong bot is shown every hand and told
-whether the opponents play at random, so the difference says how much any bot with this search
-could gain over ISMCTS when nothing is hidden (against random opponents it is about +1.5: the
-rest of the gap to the target is hidden information, not search). ``--sees-phase bidding`` or
-``--sees-phase play`` shows the hands in one phase only, to tell which decisions the hidden
-cards cost most; ``--sees-phase none`` shows no cards and only tells the bot whether the
-opponents play at random.
+When several fields are measured the ``ismcts`` field is printed last.
+
+``--sees-everything`` measures each field's ceiling: the strong bot is shown every hand (and
+told whether the opponents play at random), so the difference says how much any bot with
+this search could gain when nothing is hidden. ``--sees-phase bidding|play`` shows the hands
+in one phase only; ``--sees-phase none`` shows nothing and only tells whether the opponents
+are random.
+
+    python benchmarks/strength.py --field ismcts --deals 1000 --jobs 2 --seed 7
+    python benchmarks/strength.py --field self --scoring triangular-penalty --deals 1000 --jobs 2 --seed 1
+
+The ``ismcts`` and ``random`` fields need the optional benchmark dependency ``open-spiel``
+(``pip install -e .[bench]``).
 """
 
 from __future__ import annotations
@@ -33,28 +54,24 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import pyspiel
-from openspiel_bridge import Mirror, ohhell_rules, openspiel_game
-
-from ohhell.bots import Budget, make_bot
+from ohhell.bots import Bot, Budget, make_bot
+from ohhell.bots.base import forward_actions
 from ohhell.bots.knowledge import Knowledge, World
-from ohhell.bots.strong import StrongBot
-from ohhell.game import Phase
-from ohhell.views import SeatView
+from ohhell.bots.strong import RELEASED, StrongBot
+from ohhell.game import Game, Phase, State
+from ohhell.rules import HandPlan, Rules, preset
+from ohhell.views import SeatView, seat_view
 
 PLAYERS = 4
 TRICKS = 10
-
-
-def _ismcts(game: Any, seed: int, simulations: int) -> Any:
-    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, simulations, -1,
-                             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+SCORINGS = ("exact", "trick-plus-bonus", "triangular-penalty")
+Z95 = 1.959963984540054
 
 
 class SeesEverything(StrongBot):
@@ -78,10 +95,136 @@ class SeesEverything(StrongBot):
         return [tuple(self.true_hands)] * count
 
 
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``--bot-option name=value`` pairs as keyword arguments (numbers and booleans parsed)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        value: Any = text
+        if text in ("true", "false"):
+            value = text == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(text)
+                    break
+                except ValueError:
+                    continue
+        out[name.strip().replace("-", "_")] = value
+    return out
+
+
+def tested_bot(args: argparse.Namespace, seed: int, opponents_random: bool) -> Bot:
+    """The bot under test: the strong bot (with ``--bot-option``s), or its all-seeing ceiling."""
+    budget = Budget(iterations=args.iterations, seconds=args.max_ms / 1000 if args.max_ms else None) \
+        if args.iterations or args.max_ms else None
+    options = _options(args.bot_option)
+    if args.sees_everything:
+        bot = SeesEverything(seed=seed, budget=budget, **options)
+        bot.opponents_random = opponents_random
+        bot.phase = args.sees_phase
+        return bot
+    return make_bot("strong", seed=seed, budget=budget, **options)
+
+
+def released_bot(spec: str, seed: int, args: argparse.Namespace) -> Bot:
+    """The bot as released (``released``), another level, or a program through the protocol."""
+    budget = Budget(iterations=args.iterations, seconds=args.max_ms / 1000 if args.max_ms else None) \
+        if args.iterations or args.max_ms else None
+    if spec == "released":
+        return make_bot("strong", seed=seed, budget=budget, **RELEASED)
+    return make_bot(spec, seed=seed, budget=budget if spec == "strong" else None)
+
+
+def timed(bot: Bot, times: list[float]) -> Callable[[SeatView], Any]:
+    def choose(view: SeatView) -> Any:
+        started = time.perf_counter()
+        action = bot.choose(view)
+        if len(forward_actions(view)) > 1:
+            times.append(time.perf_counter() - started)
+        return action
+    return choose
+
+
+# -- the self-play field: ohhell's engine ----------------------------------------------------
+
+def schedule_sizes() -> list[int]:
+    """The hand sizes of the classic schedule with one 1-card hand per player (4 players)."""
+    rules = preset("classic", players=PLAYERS, one_card_hand_per_player=True)
+    return [plan.size for plan in rules.hand_plans()]
+
+
+def self_rules(scoring: str, size: int) -> Rules:
+    return preset("classic", players=PLAYERS, schedule="explicit", hands=[HandPlan(size, "turn-up")],
+                  scoring=scoring, bid_changes=False)
+
+
+def play_self_deal(task: tuple[int, str, argparse.Namespace]) -> dict[str, Any]:
+    """One deal of the self-play field, played twice (tested bot, then the released one)."""
+    deal, scoring, args = task
+    sizes = schedule_sizes()
+    size = sizes[deal % len(sizes)]
+    rules = self_rules(scoring, size)
+    seat = (deal // len(sizes) + deal) % PLAYERS
+    dealer = (deal * 7 + 3) % PLAYERS
+    out: dict[str, Any] = {"deal": deal, "seat": seat, "size": size}
+    for tested in ("strong", "baseline"):
+        times: list[float] = []
+        bots: list[Bot] = []
+        for player in range(PLAYERS):
+            seed = args.seed * 7919 + deal * 31 + player
+            if player != seat:
+                opponents = args.opponents or "released"
+                bots.append(released_bot(args.baseline if opponents == "released" else opponents, seed, args))
+            elif tested == "strong":
+                bots.append(tested_bot(args, seed, opponents_random=args.opponents == "random"))
+            else:
+                bots.append(released_bot(args.baseline, seed, args))
+        state = Game(rules).new_initial_state(first_dealer=dealer)
+        chance = random.Random(args.seed * 1_000_003 + deal)
+        state = _play(state, bots, chance, seat, times)
+        result = state.finished_hands[-1]
+        out[tested] = {"score": result.scores[seat], "made": result.bids[seat] == result.tricks[seat],
+                       "bid": result.bids[seat], "tricks": result.tricks[seat], "times": times}
+        for bot in bots:
+            bot.close()
+    return out
+
+
+def _play(state: State, bots: Sequence[Bot], chance: random.Random, seat: int, times: list[float]) -> State:
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(chance))
+            continue
+        actor = state.turn if state.turn is not None else state.actors()[0]
+        view = seat_view(state, actor)
+        bot = bots[actor]
+        if isinstance(bot, SeesEverything):
+            bot.true_hands = tuple(state.hands)
+        started = time.perf_counter()
+        action = bot.choose(view)
+        if actor == seat and len(forward_actions(view)) > 1:
+            times.append(time.perf_counter() - started)
+        state.apply(action)
+    return state
+
+
+# -- the OpenSpiel fields -----------------------------------------------------------------------
+
+def _ismcts(game: Any, seed: int, simulations: int) -> Any:
+    import pyspiel
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, simulations, -1,
+                             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+
+
 class _Seat:
     """A player of the OpenSpiel game: an OpenSpiel bot, or an ohhell bot through the mirror."""
 
     def __init__(self, kind: str, game: Any, player: int, seed: int, args: argparse.Namespace) -> None:
+        import pyspiel
+
         self.kind = kind
         self.times: list[float] = []
         self.os_bot: Any = None
@@ -90,21 +233,12 @@ class _Seat:
             self.os_bot = _ismcts(game, seed, args.simulations)
         elif kind == "random":
             self.os_bot = pyspiel.make_uniform_random_bot(player, seed)
+        elif kind == "tested":
+            self.bot = tested_bot(args, seed, opponents_random=args.os_opponents == "random")
         else:
-            budget = Budget(iterations=args.worlds, seconds=args.max_ms / 1000) if kind == "strong" else None
-            options: dict[str, Any] = {}
-            if kind == "strong" and args.epsilon is not None:
-                options["epsilon"] = args.epsilon
-            if kind == "strong" and args.solve is not None:
-                options["solve"] = args.solve
-            if kind == "strong" and args.sees_everything:
-                self.bot = SeesEverything(seed=seed, budget=budget, **options)
-                self.bot.opponents_random = args.opponents == "random"
-                self.bot.phase = args.sees_phase
-            else:
-                self.bot = make_bot(kind, seed=seed, budget=budget, **options)
+            self.bot = released_bot(kind, seed, args)
 
-    def act(self, state: Any, mirror: Mirror) -> int:
+    def act(self, state: Any, mirror: Any) -> int:
         started = time.perf_counter()
         if self.os_bot is not None:
             action = int(self.os_bot.step(state))
@@ -116,9 +250,12 @@ class _Seat:
         return action
 
 
-def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
-    """Play one deal twice (strong, then ISMCTS in the tested seat)."""
-    deal, args = task
+def play_openspiel_deal(task: tuple[int, str, argparse.Namespace]) -> dict[str, Any]:
+    """Play one deal twice (the tested bot, then ISMCTS in the tested seat)."""
+    from openspiel_bridge import Mirror, ohhell_rules, openspiel_game
+
+    deal, opponents, args = task
+    args.os_opponents = opponents
     game = openspiel_game(PLAYERS, TRICKS)
     mirror = Mirror(ohhell_rules(PLAYERS, TRICKS))
     seat = deal % PLAYERS
@@ -130,12 +267,13 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
         action = outcomes[rng.randrange(len(outcomes))][0]
         chance.append(action)
         probe.apply_action(action)
-    out: dict[str, Any] = {"deal": deal, "seat": seat}
-    for tested in ("strong", "ismcts"):
+    out: dict[str, Any] = {"deal": deal, "seat": seat, "size": TRICKS}
+    for tested in ("strong", "baseline"):
         state = game.new_initial_state()
         for action in chance:
             state.apply_action(action)
-        seats = [_Seat(tested if player == seat else args.opponents, game, player,
+        kind = "tested" if tested == "strong" else "ismcts"
+        seats = [_Seat(kind if player == seat else opponents, game, player,
                        args.seed * 7919 + deal * 31 + player, args) for player in range(PLAYERS)]
         bids = [-1] * PLAYERS
         while not state.is_terminal():
@@ -145,9 +283,9 @@ def play_deal(task: tuple[int, argparse.Namespace]) -> dict[str, Any]:
                 bids[player] = action - 52
             state.apply_action(action)
         returns = state.returns()
-        tricks = int(returns[seat]) - (10 if returns[seat] >= 10 and _made(state, seat) else 0)
-        out[tested] = {"score": returns[seat], "made": _made(state, seat), "bid": bids[seat], "tricks": tricks,
-                       "times": seats[seat].times}
+        made = _made(state, seat)
+        out[tested] = {"score": returns[seat], "made": made, "bid": bids[seat],
+                       "tricks": int(returns[seat]) - (10 if made else 0), "times": seats[seat].times}
     return out
 
 
@@ -159,57 +297,167 @@ def _made(state: Any, seat: int) -> bool:
     return bids[seat] == won[seat]
 
 
+# -- the levels: ratings from the arena ---------------------------------------------------------
+
+LEVEL_TABLES = (("beginner", "casual", "basic", "strong"), ("random", "beginner", "casual", "basic"))
+"""The tables of the levels field: every level meets the one above and below it."""
+
+
+def level_ratings(args: argparse.Namespace) -> str:
+    """Each level's rating (Elo scale, ``basic`` = 1500) from the arena: duplicate classic games
+    of 4 players, every pair of levels at a table compared by their final totals."""
+    from ohhell.arena import run_arena
+
+    rules = preset("classic", players=PLAYERS)
+    wins: dict[tuple[str, str], float] = {}
+    for table in LEVEL_TABLES:
+        started = time.perf_counter()
+        result = run_arena(rules, list(table), games=args.deals, seed=args.seed, jobs=args.jobs)
+        for deal in result.deal_results:
+            for game in deal.games:
+                for a in game:
+                    for b in game:
+                        if a.spec < b.spec:
+                            outcome = 1.0 if a.total > b.total else 0.5 if a.total == b.total else 0.0
+                            wins[(a.spec, b.spec)] = wins.get((a.spec, b.spec), 0.0) + outcome
+                            wins[(b.spec, a.spec)] = wins.get((b.spec, a.spec), 0.0) + 1.0 - outcome
+        for bot in result.bots:
+            print(f"  table {','.join(table)}: {bot.name:8s} {bot.mean_hand:5.2f} [{bot.ci_hand[0]:.2f}, "
+                  f"{bot.ci_hand[1]:.2f}] per hand, bids made {100 * bot.made_share:4.1f}%, "
+                  f"games won {100 * bot.win_share:4.1f}%")
+        print(f"  ({args.deals} deals x 4 rotations, seed {args.seed}, {time.perf_counter() - started:.0f} s)")
+    ratings = bradley_terry(wins)
+    for level in sorted(ratings, key=ratings.__getitem__):
+        print(f"  {level:8s} rating {ratings[level]:6.0f}")
+    return "level_ratings " + " ".join(f"{level}={ratings[level]:.0f}" for level in sorted(ratings,
+                                                                                          key=ratings.__getitem__))
+
+
+def bradley_terry(wins: dict[tuple[str, str], float], anchor: str = "basic") -> dict[str, float]:
+    """Ratings on the Elo scale (400 points: 10 to 1 odds) that best explain the pairwise wins
+    (the minorization-maximization algorithm for the Bradley-Terry model), ``anchor`` at 1500.
+    A level that never lost (or never won) is held half a game from it, so that every rating
+    stays finite."""
+    names = sorted({a for a, _b in wins} | {b for _a, b in wins})
+    won = {name: sum(v for (a, _b), v in wins.items() if a == name) for name in names}
+    games = {(a, b): wins.get((a, b), 0.0) + wins.get((b, a), 0.0) for a in names for b in names if a != b}
+    for name in names:
+        won[name] = min(max(won[name], 0.5), sum(games[(name, b)] for b in names if b != name) - 0.5)
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(2000):
+        new = {}
+        for a in names:
+            denominator = sum(games[(a, b)] / (strength[a] + strength[b]) for b in names if b != a and games[(a, b)])
+            new[a] = won[a] / denominator if denominator else strength[a]
+        scale = new.get(anchor, 1.0)
+        strength = {name: value / scale for name, value in new.items()}
+    return {name: 1500 + 400 * math.log10(value) for name, value in strength.items()}
+
+
+# -- running and reporting ----------------------------------------------------------------------
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def _run(function: Callable[[Any], dict[str, Any]], tasks: list[Any], jobs: int) -> list[dict[str, Any]]:
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(function, tasks, chunksize=4))
+    return [function(task) for task in tasks]
+
+
+def report(results: list[dict[str, Any]], tested: str, baseline: str, name: str, started: float,
+           describe: str) -> str:
+    """Print a field's figures; return its result line."""
+    diffs = [r["strong"]["score"] - r["baseline"]["score"] for r in results]
+    mean = statistics.fmean(diffs)
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    for key, label in (("strong", tested), ("baseline", baseline)):
+        scores = [r[key]["score"] for r in results]
+        made = sum(1 for r in results if r[key]["made"]) / len(results)
+        print(f"  {label:9s} mean score/hand {statistics.fmean(scores):6.2f}  bids made {100 * made:5.1f}%  "
+              f"mean bid {statistics.fmean(r[key]['bid'] for r in results):.2f}")
+    by_size: dict[int, list[float]] = {}
+    for r, d in zip(results, diffs, strict=True):
+        by_size.setdefault(r["size"], []).append(d)
+    if len(by_size) > 1:
+        parts = [f"{size}: {statistics.fmean(v):+.2f}" for size, v in sorted(by_size.items(), reverse=True)]
+        print("  difference by hand size: " + ", ".join(parts))
+    times = [t for r in results for t in r["strong"]["times"]]
+    print(f"  {describe}; deals: {len(results)}; {time.perf_counter() - started:.0f} s")
+    if times:
+        print(f"  {tested} decision time: p50 {1000 * _percentile(times, 0.5):.1f} ms, "
+              f"p95 {1000 * _percentile(times, 0.95):.1f} ms, max {1000 * max(times):.1f} ms "
+              f"({len(times)} decisions)")
+    return f"{name}={mean:.2f} ci95=[{mean - half:.2f},{mean + half:.2f}]"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--field", action="append", choices=["ismcts", "random", "self", "levels"],
+                        help="where to measure (repeatable; default ismcts)")
+    parser.add_argument("--scoring", default=",".join(SCORINGS),
+                        help="the scorings of the self field, comma-separated (default: %(default)s)")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--simulations", type=int, default=1000, help="ISMCTS simulations per decision")
-    parser.add_argument("--opponents", default="random", choices=["random", "ismcts", "basic", "strong"],
-                        help="who sits in the other three seats (the same in both runs)")
-    parser.add_argument("--worlds", type=int, default=None, help="the strong bot's worlds per decision")
-    parser.add_argument("--epsilon", type=float, default=None, help="the strong bot's opponent-noise setting")
-    parser.add_argument("--solve", type=int, default=None, help="the strong bot's exact-endgame depth (tricks)")
+    parser.add_argument("--opponents", default=None,
+                        help="who sits in the other seats: ismcts/random/basic/strong/released (default: the "
+                             "field's own: ISMCTS, random, or the released strong bot)")
+    parser.add_argument("--baseline", default="released",
+                        help="self field: the bot compared with (released, basic, strong, or cmd:PROGRAM)")
+    parser.add_argument("--bot-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of the tested strong bot (repeatable), e.g. exploration=span")
+    parser.add_argument("--iterations", type=int, default=None, help="simulations per card play (bots' Budget)")
     parser.add_argument("--sees-everything", action="store_true",
                         help="a ceiling: the strong bot sees every hand and knows whether the opponents are random")
     parser.add_argument("--sees-phase", default="all", choices=["all", "bidding", "play", "none"],
                         help="with --sees-everything: the phase in which the bot sees (the other is played "
                              "honestly); none: it sees no cards and is only told whether the opponents are random")
-    parser.add_argument("--max-ms", type=float, default=95.0, help="the strong bot's time cap per decision")
+    parser.add_argument("--max-ms", type=float, default=None,
+                        help="a time cap per decision of the strong bots (default none: reproducible from the seed)")
     args = parser.parse_args()
-    started = time.perf_counter()
-    tasks = [(deal, args) for deal in range(args.deals)]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(play_deal, tasks))
-    else:
-        results = [play_deal(task) for task in tasks]
-    diffs = [r["strong"]["score"] - r["ismcts"]["score"] for r in results]
-    mean = statistics.fmean(diffs)
-    half = 1.959963984540054 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-    times = [t for r in results for t in r["strong"]["times"]]
-    ismcts_times = [t for r in results for t in r["ismcts"]["times"]]
-    for name in ("strong", "ismcts"):
-        scores = [r[name]["score"] for r in results]
-        made = sum(1 for r in results if r[name]["made"]) / len(results)
-        print(f"{name:7s} mean score/hand {statistics.fmean(scores):6.2f}  bids made {100 * made:5.1f}%  "
-              f"mean bid {statistics.fmean(r[name]['bid'] for r in results):.2f}")
+    fields = args.field or ["ismcts"]
+    ordered = [f for f in fields if f != "ismcts"] + (["ismcts"] if "ismcts" in fields else [])
+    lines: list[str] = []
+    sight = ""
     if args.sees_everything:
-        seen = "was only told whether the opponents are random" if args.sees_phase == "none" else \
-            f"saw every hand (phase: {args.sees_phase})"
-        print(f"the strong bot {seen} (--sees-everything): a ceiling, not a result")
-    print(f"opponents: {args.opponents} x3; deals: {len(results)}; seed {args.seed}; "
-          f"{time.perf_counter() - started:.0f} s")
-    print(f"strong decision time: p50 {1000 * _percentile(times, 0.5):.1f} ms, "
-          f"p95 {1000 * _percentile(times, 0.95):.1f} ms, max {1000 * max(times):.1f} ms ({len(times)} decisions)")
-    print(f"ismcts decision time: p50 {1000 * _percentile(ismcts_times, 0.5):.1f} ms, "
-          f"p95 {1000 * _percentile(ismcts_times, 0.95):.1f} ms")
-    print(f"strong_minus_ismcts={mean:.2f} ci95=[{mean - half:.2f},{mean + half:.2f}]")
+        sight = (" (only told whether the opponents are random)" if args.sees_phase == "none"
+                 else f" (sees every hand, phase: {args.sees_phase}: a ceiling, not a result)")
+    for field in ordered:
+        started = time.perf_counter()
+        if field == "levels":
+            print("levels field: every level against the ones beside it, whole classic games")
+            lines.append(level_ratings(args))
+            print(lines[-1])
+        elif field == "self":
+            opponents = args.opponents or "released"
+            for scoring in args.scoring.split(","):
+                print(f"self field, {scoring} scoring: strong{sight} against {args.baseline} among 3 {opponents}")
+                tasks = [(deal, scoring, args) for deal in range(args.deals)]
+                results = _run(play_self_deal, tasks, args.jobs)
+                lines.append(report(results, "strong", args.baseline,
+                                    f"strong_minus_released_{scoring}", started,
+                                    f"seed {args.seed}, opponents {opponents}"))
+                print(lines[-1])
+                started = time.perf_counter()
+        else:
+            opponents = args.opponents or field
+            print(f"{field} field (OpenSpiel oh_hell): strong{sight} against ISMCTS among 3 {opponents}")
+            tasks = [(deal, opponents, args) for deal in range(args.deals)]
+            results = _run(play_openspiel_deal, tasks, args.jobs)
+            name = "strong_minus_ismcts_field" if field == "ismcts" else "strong_minus_ismcts"
+            lines.append(report(results, "strong", "ismcts", name, started,
+                                f"seed {args.seed}, opponents {opponents}"))
+            print(lines[-1])
+    if len(lines) > 1:
+        print("summary:")
+        for line in lines:
+            print("  " + line)
+        print(lines[-1])
 
 
 if __name__ == "__main__":

@@ -315,12 +315,16 @@ def N_(message: str) -> str:
 # The suit names, marked here so that every ``_(SUIT_NAMES[suit])`` finds its translation.
 SUIT_WORDS: Final = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"), N_("jokers"))
 
-# The names of the built-in bot levels, as menus and messages show them (``level_name``).
-BOT_LEVEL_NAMES: Final = {"random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
+# The names of the built-in bot levels, as menus and messages show them (``level_name``): levels
+# named for people (``basic`` is the club player, ``strong`` the expert; ``club`` and ``expert``
+# are other names of those two).
+BOT_LEVEL_NAMES: Final = {"random": N_("random"), "beginner": N_("beginner"), "casual": N_("casual player"),
+                          "basic": N_("club player"), "strong": N_("expert"), "club": N_("club player"),
+                          "expert": N_("expert")}
 
 
 def level_name(level: str, language: str | None = None) -> str:
-    """A bot level as a person reads it (``"strong"`` → ``"сильный"``); an operator's own
+    """A bot level as a person reads it (``"strong"`` → ``"эксперт"``); an operator's own
     level (``ohhell serve --bot-command NAME=…``) keeps its name."""
     source = BOT_LEVEL_NAMES.get(level)
     if source is None:

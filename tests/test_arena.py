@@ -63,12 +63,14 @@ def test_basic_clearly_beats_random() -> None:
     assert basic.made_share > random_bot.made_share + 0.15
 
 
-def test_strong_clearly_beats_basic() -> None:
-    result = run_arena(preset("classic", players=4, max_size=5), ["strong", "basic", "basic", "basic"],
+def test_strong_clearly_beats_a_casual_player() -> None:
+    # (basic, the club player, now looks ahead and is within a point a hand of strong: telling
+    # them apart takes whole games, measured in docs/bots.md, not a quick test.)
+    result = run_arena(preset("classic", players=4, max_size=5), ["strong", "casual", "casual", "casual"],
                        games=10, seed=12, budget=Budget(iterations=1000))
-    strong, basic = result.bots
-    assert strong.ci_hand[0] > basic.ci_hand[1]
-    assert strong.made_share > basic.made_share
+    strong, casual = result.bots
+    assert strong.ci_hand[0] > casual.ci_hand[1]
+    assert strong.made_share > casual.made_share
 
 
 def test_arena_command_json() -> None:

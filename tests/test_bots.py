@@ -38,7 +38,7 @@ def _small(name: str) -> tuple[int, dict[str, object]]:
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-@pytest.mark.parametrize("level", ["random", "basic", "strong"])
+@pytest.mark.parametrize("level", ["random", "beginner", "casual", "basic", "strong"])
 def test_bots_only_play_legal_actions_on_every_preset(name: str, level: str) -> None:
     players, knobs = _small(name)
     rules = preset(name, players=players, **knobs)

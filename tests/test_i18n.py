@@ -221,7 +221,7 @@ def test_the_web_client_gets_rank_letters_levels_and_the_dealer_chip() -> None:
     catalog = client_catalog("ru")
     assert catalog["ranks"]["A"] == "Т" and catalog["ranks"]["T"] == "10" and catalog["ranks"]["X"] == "Дж"
     assert catalog["dealer_chip"] == "С"
-    assert catalog["levels"]["strong"] == "сильный"
+    assert catalog["levels"]["strong"] == "эксперт" and catalog["levels"]["beginner"] == "новичок"
     english = client_catalog("en")
     assert english["ranks"]["K"] == "K" and english["dealer_chip"] == "D"
 

@@ -7,9 +7,11 @@
 >>> state.is_terminal()
 True
 
-Levels are found by name (:func:`make_bot`): ``random``, ``basic``, ``strong``, and
-``cmd:PROGRAM`` for a bot in any language speaking the line-delimited JSON protocol of
-``docs/bot-protocol.md``.
+Levels are found by name (:func:`make_bot`), weakest first: ``random``, ``beginner``,
+``casual``, ``basic`` (shown to people as the club player; also called ``club``) and
+``strong`` (the expert; also ``expert``), and ``cmd:PROGRAM`` for a bot in any language
+speaking the line-delimited JSON protocol of ``docs/bot-protocol.md``. Their measured
+strength is in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -22,10 +24,18 @@ from ohhell.bots.base import Bot, Budget, Suggestion
 
 BOT_LEVELS: Final[dict[str, str]] = {
     "random": "ohhell.bots.random_bot:RandomBot",
+    "beginner": "ohhell.bots.people:BeginnerBot",
+    "casual": "ohhell.bots.people:CasualBot",
     "basic": "ohhell.bots.basic:BasicBot",
     "strong": "ohhell.bots.strong:StrongBot",
+    "club": "ohhell.bots.basic:BasicBot",
+    "expert": "ohhell.bots.strong:StrongBot",
 }
-"""Bot levels by name: ``module:class`` imported on first use."""
+"""Bot levels by name, weakest first: ``module:class`` imported on first use. ``club`` and
+``expert`` are other names of ``basic`` and ``strong`` (:data:`ALIASES`)."""
+
+ALIASES: Final[dict[str, str]] = {"club": "basic", "expert": "strong"}
+"""Other names people may type for a level; menus list each level once, by its own name."""
 
 EXTERNAL_PREFIX: Final = "cmd:"
 
@@ -34,6 +44,8 @@ def bot_names() -> list[str]:
     """The names of the bot levels that are installed."""
     names = []
     for name, target in BOT_LEVELS.items():
+        if name in ALIASES:
+            continue
         module_name = target.split(":")[0]
         if importlib.util.find_spec(module_name) is not None:
             names.append(name)
@@ -61,6 +73,7 @@ def make_bot(spec: str, seed: int | None = None, budget: Budget | None = None, *
     if spec not in BOT_LEVELS:
         raise ValueError(f"there is no bot called {spec!r}; the bots are {', '.join(BOT_LEVELS)} "
                          f"and {EXTERNAL_PREFIX}PROGRAM")
+    spec = ALIASES.get(spec, spec)
     module_name, class_name = BOT_LEVELS[spec].split(":")
     try:
         module = importlib.import_module(module_name)
@@ -73,4 +86,4 @@ def make_bot(spec: str, seed: int | None = None, budget: Budget | None = None, *
     return bot
 
 
-__all__ = ["BOT_LEVELS", "Bot", "Budget", "Suggestion", "bot_names", "make_bot", "strongest_bot"]
+__all__ = ["ALIASES", "BOT_LEVELS", "Bot", "Budget", "Suggestion", "bot_names", "make_bot", "strongest_bot"]

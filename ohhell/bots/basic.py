@@ -1,17 +1,28 @@
-"""The ``basic`` bot: a sound heuristic player that plays to make its bid exactly.
+"""The ``basic`` bot (the club player): a sound heuristic that plays to make its bid exactly,
+checked by a quick look-ahead, for whatever scoring is in force.
 
-Bidding: the expected tricks of the hand (:func:`~ohhell.bots.heuristics.estimate_tricks`:
-card strength, suit lengths, trumps, how much of the pack is dealt and the turned card,
-which nobody holds), rounded; when the hook forbids that bid, the nearer bid either side,
-and never 0 while holding the ace of trumps. Under Devil's Bridge it counts how many of the
-cards it might hold would win against the cards it sees.
+Bidding: the bid with the best expected score under the rules' scoring (a bid of 10 + bid²
+is worth more the bigger it is; a miss may cost more than nothing). With the fast core each
+legal bid is played out by the heuristic in every seat over :data:`BID_WORLDS_FACTOR` ×
+:data:`LOOKAHEAD_WORLDS` deals of the unseen cards; without it, the chance of each trick
+count is binomial around the hand's expected tricks
+(:func:`~ohhell.bots.heuristics.estimate_tricks`: card strength, suit lengths, trumps, how
+much of the pack is dealt and the turned card, which nobody holds), never below the tricks
+its top trumps take whatever happens. With one card each the chance is exact
+(:mod:`ohhell.bots.one_card`); under Devil's Bridge it counts how many of the cards it might
+hold would win against the cards it sees.
 
-Play: how many more tricks it wants (its bid minus the tricks it has, read from the score
-the rules give every final count), and for each legal card the chance that it wins the
-trick, from the cards still unseen and the suits each seat has shown it lacks. It takes the
-tricks it needs with the cheapest card that is (almost) sure to win, leads the top trump
-when every remaining trick is needed, ducks the tricks it does not need with the highest
-card that loses (so it never trumps in needlessly) and discards its most dangerous cards.
+Play: how many more tricks it wants (by the score the rules give every final count), and for
+each legal card the chance that it wins the trick, from the cards still unseen and the suits
+each seat has shown it lacks. It leads the top trump when every remaining trick is needed;
+when its top trumps will take the tricks still needed whenever they are played, it loses
+this trick with another card; it takes a trick it needs with a sure winner — the one most
+likely to win later when this is the last trick it needs, the one least useful later when it
+needs more; it ducks the tricks it does not need with the card least likely to win now and
+most likely to win later (so it never trumps in needlessly and throws its dangerous cards).
+With the fast core that choice is checked against every legal card played out by the
+heuristic in :data:`LOOKAHEAD_WORLDS` deals of the unseen cards, and a card that scores
+better there is played instead.
 
 >>> from ohhell.rules import preset
 >>> from ohhell.bots.driver import play_game
@@ -22,17 +33,22 @@ True
 
 from __future__ import annotations
 
+from ohhell import fastsim
 from ohhell.actions import Action, Bid, Declare, Play
-from ohhell.bots.base import Bot, forward_actions
+from ohhell.bots.base import Bot, Budget, forward_actions
+from ohhell.bots.core_view import bid_setup, play_position
 from ohhell.bots.heuristics import (
-    bid_from_estimate,
     chance_beaten,
     estimate_tricks,
+    expected_scores,
     power,
+    rank_of,
+    sure_tricks,
+    trick_distribution,
 )
 from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.one_card import blind_win_chance, win_chance
-from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, card_colour
+from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, CardMask, card_colour, cards_of
 from ohhell.fastsim import score_row
 from ohhell.game import Phase
 from ohhell.views import SeatView
@@ -52,10 +68,21 @@ def tricks_wanted(view: SeatView, seat: int) -> int:
     return best - won
 
 
+LOOKAHEAD_WORLDS = 32
+"""Worlds in which the fast core plays out each candidate card (0: the heuristic alone)."""
+BID_WORLDS_FACTOR = 4
+"""A bid is played out in this many times as many worlds (it decides more, and costs little)."""
+
+
 class BasicBot(Bot):
     """A heuristic that bids from card strength and plays to make its bid exactly."""
 
     name = "basic"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None,
+                 worlds: int = LOOKAHEAD_WORLDS) -> None:
+        super().__init__(seed=seed, budget=budget)
+        self.worlds = worlds
 
     def choose(self, view: SeatView) -> Action:
         actions = forward_actions(view)
@@ -73,6 +100,10 @@ class BasicBot(Bot):
             return self._play(view, actions)
         return actions[0]
 
+    def knowledge(self, view: SeatView) -> Knowledge:
+        """What the seat knows of the hidden cards (a player with a poorer memory forgets some)."""
+        return Knowledge.from_view(view)
+
     # -- bidding ------------------------------------------------------------------------
 
     def estimate(self, view: SeatView) -> float:
@@ -83,7 +114,7 @@ class BasicBot(Bot):
         on the tricks taken beyond the noise of the measurement (about ±0.2 trick, 150–300
         random deals per player count, hand size and place, 2–10 cards), so the card
         strength estimate stands alone."""
-        knowledge = Knowledge.from_view(view)
+        knowledge = self.knowledge(view)
         if view.blind:
             return blind_chance(view, knowledge)
         hand = knowledge.known[knowledge.seat]
@@ -99,17 +130,56 @@ class BasicBot(Bot):
         allowed = {a.bid: a for a in actions if isinstance(a, Bid)}
         if not allowed:
             return actions[0]
-        estimate = self.estimate(view)
+        values = self.lookahead_bids(view, sorted(allowed))
+        if values is not None:
+            return allowed[max(values, key=lambda bid: (round(values[bid], 9), -bid))]
+        return allowed[self.choose_bid(view, sorted(allowed), self.distribution(view))]
+
+    def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
+        """Each bid's mean score when the hand is played out by the heuristic in every seat in
+        :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards (the later bidders
+        bidding their estimate); ``None`` without the fast core (or with one card each: exact
+        there)."""
+        if not self.worlds or not fastsim.usable(view.rules) or view.blind or view.hand_size == 1:
+            return None
         knowledge = Knowledge.from_view(view)
-        hand = knowledge.known[view.seat]
-        trumps = hand & knowledge.trump
-        top_trump = bool(trumps) and not (knowledge.trump & knowledge.unseen & ~((1 << trumps.bit_length()) - 1))
-        forbidden = view.forbidden_bid if view.forbidden_bid is not None and view.forbidden_bid not in allowed \
-            else None
-        bid = bid_from_estimate(estimate, view.hand_size, forbidden, holds_sure_winner=top_trump)
-        if bid not in allowed:
-            bid = min(allowed, key=lambda b: (abs(b - estimate), b))
-        return allowed[bid]
+        setup = bid_setup(view, knowledge, tuple(bids))
+        worlds = knowledge.sample(self.worlds * BID_WORLDS_FACTOR, self.rng)
+        if not worlds:
+            return None
+        out = fastsim.core.bid_rollouts(setup.cfg, worlds, setup.seat, setup.candidates, setup.my_rows,
+                                        setup.rows_by_bid, setup.bid_order, setup.known, setup.dealer, setup.hook,
+                                        setup.leader, setup.unseen, 1, 0.0, self.rng.getrandbits(63))
+        return {bid: sum(row[t] for t in tricks) / len(tricks)
+                for bid, row, tricks in zip(bids, setup.my_rows, out, strict=True)}
+
+    def distribution(self, view: SeatView) -> list[float]:
+        """The chance of each number of tricks 0 … hand size for this seat's hand: exact with
+        one card each, else binomial around the estimate (:func:`trick_distribution`), never
+        below the tricks its top trumps take whatever happens."""
+        estimate = self.estimate(view)
+        size = view.hand_size
+        if size == 1:
+            return [1.0 - estimate, estimate]
+        distribution = trick_distribution(estimate, size)
+        if view.blind:
+            return distribution
+        knowledge = self.knowledge(view)
+        floor = sure_tricks(knowledge.known[knowledge.seat], knowledge.trump, knowledge.unseen)
+        if floor:
+            # The tricks the top trumps take for sure: no chance of fewer.
+            shifted = trick_distribution(max(0.0, estimate - floor), size - floor) if size > floor else [1.0]
+            distribution = [0.0] * floor + shifted
+        return distribution
+
+    def choose_bid(self, view: SeatView, bids: list[int], distribution: list[float]) -> int:
+        """The bid with the best expected score under the rules' scoring (a bid of 10 + bid²
+        is worth more the bigger it is, a miss may cost more than nothing), given the chance
+        of each trick count; ties go to the smaller bid."""
+        assert view.seat is not None
+        rows = {bid: score_row(view.rules, bid, view.totals[view.seat], view.hand_size) for bid in bids}
+        values = expected_scores(distribution, rows)
+        return max(bids, key=lambda bid: (round(values[bid], 9), -bid))
 
     # -- play ---------------------------------------------------------------------------
 
@@ -121,31 +191,86 @@ class BasicBot(Bot):
             return actions[0]
         if len(plays) == 1:
             return plays[0]
-        knowledge = Knowledge.from_view(view)
+        knowledge = self.knowledge(view)
         need = tricks_wanted(view, seat)
         left = view.hand_size - len(view.completed_tricks)
         chances = {play.card: self.chance_to_win(view, knowledge, play.card, need > 0) for play in plays}
+        hand = knowledge.known[seat]
         trump = knowledge.trump
+        # The cards that take a trick whenever they are played (the top trumps), and how likely
+        # each other card is to take one later if it is kept (its chance when led).
+        boss = {card for card in chances if _is_boss(card, trump, knowledge.unseen)}
+        sure_later = sum(1 for card in cards_of(hand) if _is_boss(card, trump, knowledge.unseen))
+        danger = {card: 1.0 if card in boss else self.lead_chance(view, knowledge, card) for card in chances}
 
         def cheap(card: int) -> tuple[int, int]:
             return (1 if trump >> card & 1 else 0, _rank(card))
 
+        def duck(cards: list[int]) -> int:
+            # The least likely to win now, and of those the one most likely to win later.
+            return min(cards, key=lambda c: (round(chances[c], 3), -round(danger[c], 3), -cheap(c)[0], -cheap(c)[1]))
+
         cards = list(chances)
+        others = [c for c in cards if c not in boss]
         if need <= 0:
-            # Duck: the least likely to win, and of those the highest (dump the danger).
-            choice = min(cards, key=lambda c: (round(chances[c], 3), -cheap(c)[0], -cheap(c)[1]))
+            choice = duck(cards)
         elif need >= left:
             choice = max(cards, key=lambda c: (round(chances[c], 3), -cheap(c)[0], -cheap(c)[1]))
+        elif need <= sure_later and others and min(chances[c] for c in others) < 1 - SURE:
+            # The top trumps will take the tricks still needed whenever they are played: lose
+            # this one with another card (keep the trumps; do not take a trick too many).
+            choice = duck(others)
         else:
             winners = [c for c in cards if chances[c] >= SURE]
             if winners:
-                choice = min(winners, key=cheap)
+                if need == 1:
+                    # The last trick needed: win it with the card most likely to win later,
+                    # keep the cards that will lose.
+                    choice = max(winners, key=lambda c: (round(danger[c], 3), cheap(c)))
+                else:
+                    # More are needed: win with the card least useful later, keep the winners.
+                    choice = min(winners, key=lambda c: (round(danger[c], 3), cheap(c)))
             elif 2 * need > left:
                 choice = max(cards, key=lambda c: (round(chances[c], 3), -cheap(c)[1]))
             else:
                 # Keep the strength for later: throw the cheapest card.
                 choice = min(cards, key=cheap)
+        values = self.lookahead_plays(view, cards)
+        if values is not None:
+            best = max(values.values())
+            if values[choice] < best - 1e-9:
+                choice = max(cards, key=lambda c: (round(values[c], 9), c == choice))
         return next(p for p in plays if p.card == choice)
+
+    def lookahead_plays(self, view: SeatView, cards: list[int]) -> dict[int, float] | None:
+        """Each card's mean score when the rest of the hand is played out by the heuristic in
+        every seat, in :attr:`worlds` deals of the unseen cards (dealt from what the view
+        shows, whatever the player remembers); ``None`` without the core."""
+        if not self.worlds or not fastsim.usable(view.rules):
+            return None
+        knowledge = Knowledge.from_view(view)
+        worlds = knowledge.sample(self.worlds, self.rng)
+        if not worlds:
+            return None
+        cfg, pos = play_position(view, knowledge)
+        row = cfg[5][knowledge.seat]
+        out = fastsim.core.evaluate(cfg, pos, worlds, tuple(cards), 1, 0.0, 1, 0, self.rng.getrandbits(63))
+        values = {}
+        for card, tricks in zip(cards, out, strict=True):
+            valid = [t for t in tricks if t != 255]
+            values[card] = sum(row[t] for t in valid) / len(valid) if valid else float("-inf")
+        return values
+
+    def lead_chance(self, view: SeatView, knowledge: Knowledge, card: int) -> float:
+        """The chance that ``card`` would take a trick if this seat led it (how dangerous it
+        is to keep when no more tricks are wanted, how useful when more are)."""
+        seat = knowledge.seat
+        n = view.players
+        others = [(seat + offset) % n for offset in range(1, n)]
+        possible = [(knowledge.unseen & ~knowledge.excluded[p]) | knowledge.known[p] for p in others]
+        held = [view.hand_counts[p] for p in others]
+        led = card // 13
+        return 1.0 - chance_beaten(power(card, led, knowledge.trump), led, knowledge.trump, possible, held)
 
     def chance_to_win(self, view: SeatView, knowledge: Knowledge, card: int, wants: bool) -> float:
         """The chance that ``card`` wins the trick in progress (or the trick it leads)."""
@@ -186,6 +311,11 @@ class BasicBot(Bot):
 
 def _rank(card: int) -> int:
     return 13 if card >= RED_JOKER else card % 13
+
+
+def _is_boss(card: int, trump: CardMask, unseen: CardMask) -> bool:
+    """A trump that no unseen card beats: it takes the trick whenever it is played."""
+    return bool(trump >> card & 1) and not any(rank_of(c) >= rank_of(card) for c in cards_of(trump & unseen))
 
 
 def _joker_power(view: SeatView, card: int, trick: tuple[tuple[int, int], ...]) -> int:

@@ -161,7 +161,7 @@ def suggestion_json(seat: int, suggestion: Suggestion) -> dict[str, Any]:
                                   "estimates (the chance of making the bid for each bid or card)."))
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--bot", "bot_spec", default="strong", show_default=True,
-              help=N_("The bot to ask (random, basic, strong, cmd:PROGRAM)."))
+              help=N_("The bot to ask (random, beginner, casual, basic, strong, cmd:PROGRAM)."))
 @click.option("--seat", type=int, default=None, help=N_("The seat to advise (default: the seat to act)."))
 @click.option("--seed", type=int, default=0, show_default=True, help=N_("Seed of the bot."))
 @click.option("--iterations", type=click.IntRange(1), default=None, help=N_("The bot's thinking, in iterations."))

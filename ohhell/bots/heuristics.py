@@ -14,7 +14,7 @@ of the pack is dealt, the suit's length and the trumps held.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ohhell.cards import BLACK_JOKER, JOKERS, RED_JOKER, SUIT_MASKS, CardMask, Suit, cards_of
 
@@ -94,18 +94,47 @@ def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: 
     return min(max(total, 0.0), float(size))
 
 
-def bid_from_estimate(estimate: float, size: int, forbidden: int | None, holds_sure_winner: bool = False) -> int:
-    """The whole bid nearest the estimate; when the hook forbids it, the nearer of the bids
-    either side — and never 0 while holding a sure winner (the ace of trumps)."""
-    bid = max(0, min(size, math.floor(estimate + 0.5)))
-    if forbidden is None or bid != forbidden:
-        return bid
-    down, up = bid - 1, bid + 1
-    if down < 0 or (down == 0 and holds_sure_winner):
-        return up if up <= size else bid
-    if up > size:
-        return down
-    return up if estimate >= bid else down
+def trick_distribution(estimate: float, size: int) -> list[float]:
+    """The chance of taking each number of tricks 0 … ``size`` for a hand expected to take
+    ``estimate``: binomial, as if each of the ``size`` tricks fell to the hand alike (never
+    certain: nothing a heuristic estimates is).
+
+    >>> [round(p, 3) for p in trick_distribution(1.0, 2)]
+    [0.25, 0.5, 0.25]
+    """
+    if size <= 0:
+        return [1.0]
+    p = min(0.99, max(0.01, estimate / size))
+    return [math.comb(size, k) * p ** k * (1.0 - p) ** (size - k) for k in range(size + 1)]
+
+
+def expected_scores(distribution: Sequence[float], rows: Mapping[int, Sequence[float]]) -> dict[int, float]:
+    """Each bid's expected score: ``rows[bid][tricks]`` (what the rules give the seat for each
+    final count after that bid) weighed by the chance of each count.
+
+    >>> expected_scores([0.5, 0.5], {0: [10.0, 0.0], 1: [0.0, 11.0]})
+    {0: 5.0, 1: 5.5}
+    """
+    return {bid: sum(p * value for p, value in zip(distribution, row, strict=False)) for bid, row in rows.items()}
+
+
+def sure_tricks(hand: CardMask, trump: CardMask, unseen: CardMask) -> int:
+    """How many tricks ``hand`` takes whatever happens: its trumps that no unseen trump beats,
+    counted from the top (the ace, then the king once the ace is accounted for, …).
+
+    >>> from ohhell.cards import mask_of, parse_cards, SUIT_MASKS
+    >>> hand = mask_of(parse_cards("AS KS 9S 2H"))
+    >>> sure_tricks(hand, SUIT_MASKS[0], ((1 << 52) - 1) & ~hand)
+    2
+    """
+    against = [rank_of(card) for card in cards_of(trump & unseen)]
+    top = max(against, default=-1)
+    count = 0
+    for card in sorted(cards_of(hand & trump), key=rank_of, reverse=True):
+        if rank_of(card) <= top:  # an equal joker played first would win
+            break
+        count += 1
+    return count
 
 
 def chance_none(pool: int, held: int, targets: int) -> float:

@@ -168,7 +168,7 @@ class Knowledge:
 
     def bid_evidence(self, worlds: Sequence[World], bids: Sequence[int | None], dealer: int | None = None,
                      hooked: bool = False, random_prior: Sequence[float] | None = None,
-                     ) -> tuple[list[float], list[float]]:
+                     careful: dict[int, list[float]] | None = None) -> tuple[list[float], list[float]]:
         """Weigh worlds by the bids made so far, and judge each bidder.
 
         A seat is either *careful* — its bid is near what its hand (with the cards it has
@@ -176,7 +176,9 @@ class Knowledge:
         ``random_prior[seat]`` is the prior chance of the second (from earlier hands).
         Returns the weight of each world (the product of the likelihoods of the bids in it)
         and each seat's posterior chance of being random. Seats whose hand this seat sees,
-        and seats that did not bid, are not judged."""
+        and seats that did not bid, are not judged. ``careful[seat]``, when given, is how likely
+        the seat's bid is from a careful player in each world (a learned model); otherwise it is
+        the Gaussian around the hand's estimated worth."""
         n = self.players
         prior = list(random_prior) if random_prior is not None else [DEFAULT_RANDOM_PRIOR] * n
         randomness = [0.0] * n
@@ -193,6 +195,11 @@ class Knowledge:
         for player in others:
             bid = bids[player]
             assert bid is not None
+            if careful is not None and player in careful:
+                factors, randomness[player] = mixed_likelihoods(careful[player], self.size, prior[player])
+                for index, value in enumerate(factors):
+                    weights[index] *= value
+                continue
             hands = [world[player] | self.played[player] for world in worlds]
             if fastsim.AVAILABLE:
                 estimates = fastsim.core.estimate(hands, self.trump, base_unseen, self.players, self.size)
@@ -226,9 +233,17 @@ def bid_likelihoods(bid: int, estimates: Sequence[float], size: int, prior: floa
     (True, 0.224)
     """
     spread = (0.55 + 0.06 * size) * (1.5 if hooked_dealer else 1.0)
-    uniform = 1.0 / (size + 1)
     norm = 1.0 / (math.sqrt(2 * math.pi) * spread)
     careful = [norm * math.exp(-((bid - e) ** 2) / (2 * spread * spread)) for e in estimates]
+    return mixed_likelihoods(careful, size, prior)
+
+
+def mixed_likelihoods(careful: Sequence[float], size: int, prior: float) -> tuple[list[float], float]:
+    """A bid's likelihood for each hand a seat may hold when the seat bids carefully
+    (``careful``: how likely the bid is from that hand) or at random (any of the ``size + 1``
+    bids alike), and the seat's posterior chance of bidding at random; the random share never
+    falls below :data:`ROBUST_FLOOR`."""
+    uniform = 1.0 / (size + 1)
     evidence = sum(careful) / len(careful) if careful else 0.0
     p_random = prior * uniform
     p_careful = (1 - prior) * evidence

@@ -10,21 +10,25 @@ Every decision starts from the seat's view only (:class:`~ohhell.views.SeatView`
    weight.
 2. **An opponent model.** Each other seat is either careful or random: its prior comes
    from the hands already finished (how often it made its bid), the evidence from its bid
-   (does any likely hand explain it?) and, tempered, from the cards it played in this hand
-   (did it play what the open-hand heuristic would, in the sampled worlds?). A seat judged
-   random plays (and bids) at random in the search with that chance.
+   (does any likely hand explain it? A careful bid is what the learned bid model says a
+   strong player bids with the hand, :mod:`ohhell.bots.bid_model`) and, tempered, from the
+   cards it played in this hand (did it play what the open-hand heuristic would, in the
+   sampled worlds?). A seat judged random plays (and bids) at random in the search with
+   that chance.
 3. **Card play: information-set MCTS** (single observer, Cowling, Powley & Whitehouse
    2012) in the C core (:mod:`ohhell.fastsim`): one tree of card sequences, each
-   iteration in another world, UCB with availability counts, every seat maximising its
+   iteration in another world, UCB with availability counts (the exploration term in each
+   seat's own points: a multiple of the spread of its results), every seat maximising its
    own score; rollouts finish the hand with the open-hand heuristic, every seat playing
    for the trick count its score prefers (its bid). The most visited card is played; its
    estimate is the chance of making the bid.
 4. **Bidding: the same search with the bids at its root.** Each legal bid is valued by the
    rules' scoring (the change of the total, so the Boerenbridge bounce counts); after it
-   the seats still to bid bid by the trick estimate (the dealer honouring the hook) and
-   the hand is searched as above. The most visited bid is chosen: the best expected score
-   given the tricks it can take, its seat, the bids so far and the hook. The suggestion
-   gives the chance of making every bid and the distribution of tricks for the chosen one.
+   the seats still to bid make the bid with the best expected score by the learned bid
+   model (the dealer honouring the hook) and the hand is searched as above. The most
+   visited bid is chosen: the best expected score given the tricks it can take, its seat,
+   the bids so far and the hook. The suggestion gives the chance of making every bid and
+   the distribution of tricks for the chosen one.
    One-card hands, where the deal alone decides the trick, are counted exactly instead
    (:mod:`ohhell.bots.one_card`).
 
@@ -51,8 +55,10 @@ from typing import Final
 
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Deal, Declare, Play
+from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
+from ohhell.bots.core_view import bid_setup, play_position, score_rows
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
 from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
 from ohhell.cards import HIDDEN_CARD, card_name, cards_of
@@ -84,6 +90,14 @@ MADE_IF_CAREFUL: Final = 0.6
 """About how often a careful player makes its bid."""
 FALLBACK_WORLDS: Final = 8
 """Worlds per decision on the reference-engine fallback."""
+SPREAD_C: Final = 1.5
+"""UCB's exploration constant in units of each seat's spread of results (``exploration="spread"``)."""
+SPAN_C: Final = 0.7
+"""UCB's exploration constant on rewards scaled by the span of every score row (``exploration="span"``,
+the released bot's)."""
+RELEASED: Final[dict[str, object]] = {"exploration": "span", "use_bid_model": False}
+"""The options that make the strong bot search as it was released before issue 20 (the baseline
+of ``benchmarks/strength.py --field self``)."""
 
 
 def solve_depth(players: int) -> int:
@@ -104,22 +118,31 @@ class StrongBot(Bot):
     ``policy_opponents`` makes the other seats play the heuristic's card in the tree
     instead of searching their moves; ``play_inference`` weighs worlds by the cards played;
     ``bid_simulations`` (default: as many as a card play); ``self_noise`` makes the seat's
-    own rollouts random.
+    own rollouts random; ``exploration`` ``"spread"`` (UCB's exploration in each seat's own
+    points) or ``"span"`` (rewards scaled by the span of every score row, as released);
+    ``use_bid_model`` the learned bid model (:mod:`ohhell.bots.bid_model`) for the other
+    seats' bids and what their bids say. :data:`RELEASED` gives the bot as released before
+    issue 20.
     """
 
     name = "strong"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None, worlds: int | None = None,
                  solve: int | None = None, epsilon: float = 0.0, search: str = "ismcts",
-                 simulations: int | None = None, uct_c: float = 0.7, model_opponents: bool = True,
+                 simulations: int | None = None, uct_c: float | None = None, model_opponents: bool = True,
                  random_prior: float = DEFAULT_RANDOM_PRIOR, bid_search: str = "ismcts",
                  self_noise: float = 0.0, policy_opponents: bool = False, play_inference: bool = False,
-                 bid_simulations: int | None = None) -> None:
+                 bid_simulations: int | None = None, exploration: str = "spread", use_bid_model: bool = True) -> None:
         super().__init__(seed=seed, budget=budget)
         self.worlds = worlds or DEFAULT_WORLDS
         self.search = search
         self.simulations = simulations or self.budget.iterations or DEFAULT_SIMULATIONS
-        self.uct_c = uct_c
+        if exploration not in ("spread", "span"):
+            raise ValueError(f"exploration is 'spread' or 'span', not {exploration!r}")
+        self.exploration = exploration
+        self.use_bid_model = use_bid_model
+        self._model = bid_model.load() if use_bid_model and bid_model.available() else None
+        self.uct_c = uct_c if uct_c is not None else SPREAD_C if exploration == "spread" else SPAN_C
         self.model_opponents = model_opponents
         self.random_prior = random_prior
         self.bid_search = bid_search
@@ -194,7 +217,8 @@ class StrongBot(Bot):
             return knowledge.sample(count, rng)
         pool = knowledge.sample(count * OVERSAMPLE, rng)
         hooked = view.rules.hook and view.rules.bidding == "in-turn"
-        weights, self.randomness = knowledge.bid_evidence(pool, view.bids, view.dealer, hooked, prior)
+        careful = self._careful_bids(view, knowledge, pool)
+        weights, self.randomness = knowledge.bid_evidence(pool, view.bids, view.dealer, hooked, prior, careful)
         if view.phase == Phase.PLAYING and fastsim.usable(view.rules) and (self.play_inference
                                                                               or self.model_opponents):
             if self.play_inference:
@@ -207,6 +231,70 @@ class StrongBot(Bot):
         if view.seat is not None:
             self.randomness[view.seat] = self.self_noise
         return chosen
+
+    def _random_shares(self, seat: int) -> tuple[float, ...]:
+        """Each seat's chance of playing a random card in the search: as judged, never below
+        :attr:`epsilon` for the others (``search`` has no separate floor, ``ismcts`` has)."""
+        if self.exploration != "spread":
+            return tuple(self.randomness)
+        return tuple(r if p == seat else max(r, self.epsilon) for p, r in enumerate(self.randomness))
+
+    def _model_table(self, view: SeatView) -> bid_model.Table | None:
+        """The bid model's view of the hand, when the model is in use and knows these rules."""
+        if self._model is None or not fastsim.AVAILABLE or view.blind or not bid_model.covers(view.rules,
+                                                                                               view.hand_size):
+            return None
+        return bid_model.Table.of(view.rules, view.trump, view.turn_up, view.hand_size, view.bid_order)
+
+    def _careful_bids(self, view: SeatView, knowledge: Knowledge, pool: Sequence[World],
+                      ) -> dict[int, list[float]] | None:
+        """For each other seat that bid: how likely its bid is, in each world, from a strong
+        player holding that world's hand (the learned model's policy; ``None`` without it)."""
+        table = self._model_table(view)
+        if table is None or self._model is None:
+            return None
+        seats = [p for p in range(view.players) if p != view.seat and view.bids[p] is not None
+                 and knowledge.known[p].bit_count() < knowledge.counts[p]]
+        if not seats or not pool:
+            return None
+        size = view.hand_size
+        hands = [world[p] | knowledge.played[p] for world in pool for p in seats]
+        _values, policy_bytes = bid_model.batch(self._model, table, hands, [p for _w in pool for p in seats],
+                                                view.bids, None)
+        policy = memoryview(policy_bytes).cast("d")
+        width = size + 1
+        hooked = view.rules.hook and view.rules.bidding == "in-turn"
+        careful: dict[int, list[float]] = {}
+        for k, player in enumerate(seats):
+            bid = view.bids[player]
+            assert bid is not None
+            forbidden = None
+            if hooked and player == view.dealer:
+                forbidden = size - sum(b for p, b in enumerate(view.bids) if p != player and b is not None)
+                if not 0 <= forbidden <= size or forbidden == bid:
+                    forbidden = None
+            likely = []
+            for w in range(len(pool)):
+                base = (w * len(seats) + k) * width
+                chance = policy[base + bid]
+                if forbidden is not None:  # the dealer chose among the bids the hook left
+                    chance /= max(1e-12, 1.0 - policy[base + forbidden])
+                likely.append(chance)
+            careful[player] = likely
+        return careful
+
+    def _bid_values(self, view: SeatView, worlds: Sequence[World], rows_by_bid: Sequence[Sequence[float]],
+                    ) -> bytes | None:
+        """How much every seat likes every bid in every world (the learned model), for the
+        seats still to bid in the bidding search; ``None`` without the model."""
+        table = self._model_table(view)
+        if table is None or self._model is None:
+            return None
+        n = view.players
+        hands = [world[p] for world in worlds for p in range(n)]
+        values, _policy = bid_model.batch(self._model, table, hands, [p for _w in worlds for p in range(n)],
+                                          view.bids, rows_by_bid)
+        return values
 
     def _weigh_by_play(self, view: SeatView, knowledge: Knowledge, pool: Sequence[World],
                        weights: list[float]) -> list[float]:
@@ -250,17 +338,8 @@ class StrongBot(Bot):
         seat = view.seat
         assert seat is not None
         knowledge = Knowledge.from_view(view)
-        rows = _score_rows(view)
-        cfg: fastsim.Cfg = (view.players, view.hand_size, knowledge.trump, int(view.rules.must_trump),
-                            tuple(-1 if b is None else b for b in view.bids), rows)
-        gone = 0
-        for trick in view.completed_tricks:
-            for _player, card in trick.cards:
-                gone |= 1 << card
-        leader = view.current_trick[0][0] if view.current_trick else view.turn
-        assert leader is not None
-        left = view.hand_size - len(view.completed_tricks)
-        pos: fastsim.Pos = (tuple(view.tricks_won), leader, tuple(c for _p, c in view.current_trick), left, gone)
+        cfg, pos = play_position(view, knowledge)
+        rows = cfg[5]
         candidates = [p.card for p in plays]
         if self.search == "ismcts":
             return self._ismcts(view, knowledge, cfg, pos, plays)
@@ -305,10 +384,14 @@ class StrongBot(Bot):
         seat = view.seat
         assert seat is not None
         worlds = self._worlds(view, knowledge, max(self.worlds, 1))
-        cfg = (*cfg[:6], tuple(self.randomness), int(self.policy_opponents))  # type: ignore[assignment]
+        cfg = (*cfg[:6], self._random_shares(seat), int(self.policy_opponents))  # type: ignore[assignment]
         seconds = self.budget.seconds if self.budget.seconds is not None else 0.0
-        done, stats = fastsim.core.ismcts(cfg, pos, worlds, self.simulations, self.uct_c, self.epsilon, seconds,
-                                          self.rng.getrandbits(63))
+        if self.exploration == "spread":
+            done, stats = fastsim.core.search(cfg, pos, worlds, self.simulations, self.uct_c, seconds,
+                                              self.rng.getrandbits(63))
+        else:
+            done, stats = fastsim.core.ismcts(cfg, pos, worlds, self.simulations, self.uct_c, self.epsilon,
+                                              seconds, self.rng.getrandbits(63))
         by_card = {card: (visits, value, made) for card, visits, value, made, _hist in stats}
         legal = [p.card for p in plays]
         best = max(legal, key=lambda c: (by_card.get(c, (0, 0.0, 0.0))[0], by_card.get(c, (0, 0.0, 0.0))[1], -c))
@@ -340,35 +423,26 @@ class StrongBot(Bot):
             action = self._basic.choose(view)
             return Suggestion(action, {_label(action): 1.0}, "heuristic bid")
         knowledge = Knowledge.from_view(view)
-        rules = view.rules
         size = view.hand_size
-        n = view.players
-        rows = _score_rows(view)
-        my_rows = tuple(_row(rules, b, view.totals[seat], size) for b in bids)
-        rows_by_bid = tuple(_row(rules, b, 0, size) for b in range(size + 1))
-        known = []
-        for player in range(n):
-            made_bid = view.bids[player]
-            if player not in view.bid_order:
-                known.append(-2)
-            elif made_bid is not None and player != seat:
-                known.append(made_bid)
-            else:
-                known.append(-1)
-        cfg: fastsim.Cfg = (n, size, knowledge.trump, int(rules.must_trump), tuple(max(k, -1) for k in known), rows)
-        assert view.dealer is not None and view.first_leader is not None
-        leader = view.first_leader
-        hook = int(rules.hook and rules.bidding == "in-turn")
-        unseen = knowledge.deck & ~(1 << view.turn_up if view.turn_up is not None else 0)
+        setup = bid_setup(view, knowledge, tuple(bids))
+        cfg = setup.cfg
+        my_rows, rows_by_bid, known = setup.my_rows, setup.rows_by_bid, setup.known
+        leader, hook, unseen = setup.leader, setup.hook, setup.unseen
+        assert view.dealer is not None
         deadline = self._deadline()
         worlds = self._worlds(view, knowledge, self.worlds)
-        cfg = (*cfg[:6], tuple(self.randomness), int(self.policy_opponents))  # type: ignore[assignment]
+        cfg = (*cfg[:6], self._random_shares(seat), int(self.policy_opponents))  # type: ignore[assignment]
         if self.bid_search == "ismcts":
             seconds = self.budget.seconds if self.budget.seconds is not None else 0.0
-            done, stats = fastsim.core.ismcts_bid(cfg, worlds, seat, tuple(bids), my_rows, rows_by_bid,
-                                                  tuple(view.bid_order), tuple(known), view.dealer, hook, leader,
-                                                  unseen, self.bid_simulations, self.uct_c,
-                                                  self.epsilon, seconds, self.rng.getrandbits(63))
+            if self.exploration == "spread":
+                opponent_values = self._bid_values(view, worlds, rows_by_bid)
+                done, stats = fastsim.core.search(cfg, None, worlds, self.bid_simulations, self.uct_c, seconds,
+                                                  self.rng.getrandbits(63), setup.bidding(opponent_values))
+            else:
+                done, stats = fastsim.core.ismcts_bid(cfg, worlds, seat, tuple(bids), my_rows, rows_by_bid,
+                                                      tuple(view.bid_order), tuple(known), view.dealer, hook,
+                                                      leader, unseen, self.bid_simulations, self.uct_c,
+                                                      self.epsilon, seconds, self.rng.getrandbits(63))
             by_bid = {bid: (visits, value, made, hist) for bid, visits, value, made, hist in stats}
             best = max(bids, key=lambda b: (by_bid[b][0], by_bid[b][1], -b))
             hist = by_bid[best][3]
@@ -378,6 +452,7 @@ class StrongBot(Bot):
                 "expected_score": {str(b): by_bid[b][1] for b in bids},
                 "visits": {str(b): by_bid[b][0] for b in bids},
                 "tricks_distribution": {str(t): hist[t] / total for t in range(size + 1)},
+                "tricks_by_bid": {str(b): list(by_bid[b][3][:size + 1]) for b in bids},
                 "simulations": done, "worlds": len(worlds),
             })
         tricks: list[bytearray] = [bytearray() for _ in bids]
@@ -530,7 +605,7 @@ def play_evidence(view: SeatView, knowledge: Knowledge, worlds: Sequence[World])
         player, card = plays[index]
         suffix[index][player] |= 1 << card
     cfg: fastsim.Cfg = (n, view.hand_size, knowledge.trump, int(view.rules.must_trump),
-                        tuple(-1 if b is None else b for b in view.bids), _score_rows(view))
+                        tuple(-1 if b is None else b for b in view.bids), score_rows(view))
     steps = []
     won = [0] * n
     gone = 0
@@ -572,18 +647,6 @@ def random_prior(view: SeatView, base: float = DEFAULT_RANDOM_PRIOR) -> list[flo
 
 def _row(rules: Rules, bid: int | None, total: int, size: int) -> tuple[float, ...]:
     return fastsim.score_row(rules, bid, total, size)
-
-
-def _score_rows(view: SeatView) -> tuple[tuple[float, ...], ...]:
-    """Every seat's score row for the bids as they stand (a seat yet to bid: zeros)."""
-    rows = []
-    for player in range(view.players):
-        bid = view.bids[player]
-        if bid is None and player in view.bid_order:
-            rows.append((0.0,) * (view.hand_size + 1))
-        else:
-            rows.append(_row(view.rules, bid, view.totals[player], view.hand_size))
-    return tuple(rows)
 
 
 def _label(action: Action) -> str:
@@ -657,5 +720,5 @@ def _finish_with(state: State, bot: BasicBot, hand_index: int) -> list[int]:
     return list(result.tricks[:n])
 
 
-__all__ = ["DEFAULT_WORLDS", "StrongBot", "play_evidence", "random_prior", "single_hand_rules", "solve_depth",
-           "world_state"]
+__all__ = ["DEFAULT_WORLDS", "RELEASED", "StrongBot", "play_evidence", "random_prior", "single_hand_rules",
+           "solve_depth", "world_state"]

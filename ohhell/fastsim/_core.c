@@ -1544,6 +1544,564 @@ static struct PyModuleDef module = {
     "The fast simulation core of the ohhell bots (see ohhell.fastsim).", -1, methods,
 };
 
+static int bots_add_functions(PyObject *module);   /* the bots' section, at the end of this file */
+
 PyMODINIT_FUNC PyInit__core(void) {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && bots_add_functions(m) < 0) { Py_DECREF(m); return NULL; }
+    return m;
+}
+
+
+/* =====================================================================================
+ * The bots' section (kept apart from the core above so that both can change at once).
+ *
+ * ``search``: the strong bot's information-set MCTS, as ``ismcts``/``ismcts_bid`` above
+ * with two differences that matter when a bid's value is not linear in the tricks
+ * (``10 + bid²``, ``triangular-penalty``):
+ *
+ *  - The exploration term of UCB is in each seat's own points: ``c * sigma_s``, where
+ *    sigma_s is the spread (standard deviation) of that seat's results over the
+ *    iterations so far.  ``ismcts`` scales every reward by the span of every score row,
+ *    which under ``triangular-penalty`` is the distance from a missed 10 (-275) to a made
+ *    10 (+110): the real differences between two cards (a few points) then vanish under
+ *    the exploration term and the search barely tells its moves apart.
+ *  - In a bidding search the other seats' bids may come from a table of how much each
+ *    seat likes each bid in each world (``values``, from a learned model of the tricks a
+ *    hand takes and the rules' scoring); the seat takes the best bid the hook allows.
+ * ===================================================================================== */
+
+#define BOTS_PRIOR_SIGMA 5.0   /* points: the spread assumed before any result is in */
+#define BOTS_PRIOR_WEIGHT 4.0  /* how many results that assumption is worth */
+
+typedef struct {
+    double sum[MAXP], sumsq[MAXP];
+    double count;
+    double sigma[MAXP];
+} Spread;
+
+static void spread_update(Spread *sp, const Cfg *c, const Pos *pos) {
+    sp->count += 1.0;
+    for (int i = 0; i < c->n; i++) {
+        double v = c->score[i][pos->tricks[i]];
+        sp->sum[i] += v;
+        sp->sumsq[i] += v * v;
+        double var = sp->sumsq[i] - sp->sum[i] * sp->sum[i] / sp->count;
+        if (var < 0) var = 0;
+        double s2 = (BOTS_PRIOR_WEIGHT * BOTS_PRIOR_SIGMA * BOTS_PRIOR_SIGMA + var) / (BOTS_PRIOR_WEIGHT + sp->count);
+        sp->sigma[i] = sqrt(s2) > 0.5 ? sqrt(s2) : 0.5;
+    }
+}
+
+/* The best bid of seat ``s`` in world ``w`` that the hook allows, by the value table. */
+static int bots_table_bid(const double *values, int w, int s, int size, int forbidden) {
+    const double *row = values + ((size_t)w * MAXP + s) * MAXS;
+    int best = -1;
+    for (int b = 0; b <= size; b++) {
+        if (b == forbidden) continue;
+        if (best < 0 || row[b] > row[best]) best = b;
+    }
+    return best < 0 ? 0 : best;
+}
+
+static long bots_run_search(const Cfg *cfg, const Pos *root, const BidRoot *bids, const double *values,
+                            u64 (*worlds)[MAXP], int nworlds, long iterations, double uct_c, Rng *rng,
+                            double seconds, RootStat *stats, int *nstats) {
+    Tree t = {0};
+    Spread sp;
+    memset(&sp, 0, sizeof(sp));
+    for (int i = 0; i < MAXP; i++) sp.sigma[i] = BOTS_PRIOR_SIGMA;
+    int me = cfg->me;
+    if (tree_grow(&t) < 0) return -1;
+    int rootnode = new_node(&t);
+    int path[MAXP * MAXS + 2], path_seat[MAXP * MAXS + 2];
+    int hist[64][MAXS], root_edges[64], nroot = 0;
+    memset(hist, 0, sizeof(hist));
+    long it;
+    struct timespec ts0, ts1;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    Cfg local = *cfg;
+    for (it = 0; it < iterations; it++) {
+        if (seconds > 0 && (it & 127) == 127) {
+            clock_gettime(CLOCK_MONOTONIC, &ts1);
+            if ((ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9 > seconds) break;
+        }
+        int w = (int)(it % nworlds);
+        const Cfg *c = cfg;
+        Pos pos;
+        int node = rootnode, depth = 0, expanded = 0;
+        if (bids) {
+            int chosen_edge = -1;
+            if (t.nedges < bids->ncand) {
+                chosen_edge = find_or_add_edge(&t, rootnode, bids->cands[t.nedges], &expanded);
+            } else {
+                double best = -1e300;
+                for (int e = t.first[rootnode]; e >= 0; e = t.edges[e].next) {
+                    Edge *ed = &t.edges[e];
+                    ed->avail++;
+                    double v = ed->reward / ed->visits
+                               + uct_c * sp.sigma[me] * sqrt(log((double)ed->avail) / ed->visits);
+                    if (v > best) { best = v; chosen_edge = e; }
+                }
+            }
+            if (chosen_edge < 0) { free(t.edges); free(t.first); return -1; }
+            int k = 0;
+            while (bids->cands[k] != t.edges[chosen_edge].card) k++;
+            local.bid[me] = bids->cands[k];
+            memcpy(local.score[me], bids->my_rows[k], sizeof(double) * MAXS);
+            for (int i = 0; i < cfg->n; i++) if (i != me && bids->known[i] >= 0) local.bid[i] = bids->known[i];
+            for (int i = 0; i < bids->norder; i++) {
+                int s2 = bids->order[i];
+                if (bids->known[s2] != -1 || s2 == me) continue;
+                int forbidden = -1;
+                if (bids->hook && s2 == bids->dealer) {
+                    int others = 0;
+                    for (int j = 0; j < cfg->n; j++) {
+                        if (j == s2) continue;
+                        if (local.bid[j] >= 0 && bids->known[j] != -2) others += local.bid[j];
+                    }
+                    forbidden = cfg->size - others;
+                }
+                int b;
+                if (cfg->eps[s2] > 0 && rng_unit(rng) < cfg->eps[s2]) {
+                    int choices = cfg->size + 1 - ((forbidden >= 0 && forbidden <= cfg->size) ? 1 : 0);
+                    b = rng_below(rng, choices);
+                    if (forbidden >= 0 && forbidden <= cfg->size && b >= forbidden) b++;
+                } else if (values) {
+                    b = bots_table_bid(values, w, s2, cfg->size, forbidden);
+                } else {
+                    b = heuristic_bid(bids->estimates[w][s2], cfg->size, forbidden);
+                }
+                local.bid[s2] = b;
+                memcpy(local.score[s2], bids->rows_by_bid[b], sizeof(double) * MAXS);
+            }
+            c = &local;
+            memset(&pos, 0, sizeof(pos));
+            pos.leader = pos.turn = bids->leader;
+            pos.remaining = cfg->size;
+            path[depth] = chosen_edge;
+            path_seat[depth] = me;
+            depth++;
+            node = t.edges[chosen_edge].child;
+        } else {
+            pos = *root;
+        }
+        memcpy(pos.hands, worlds[w], sizeof(u64) * cfg->n);
+        while (pos.remaining > 0 && !expanded) {
+            u64 moves = legal(c, &pos);
+            int seat = pos.turn;
+            u64 tried = 0;
+            for (int e = t.first[node]; e >= 0; e = t.edges[e].next) {
+                if (moves >> t.edges[e].card & 1) { t.edges[e].avail++; tried |= 1ULL << t.edges[e].card; }
+            }
+            u64 untried = moves & ~tried;
+            int chosen_edge = -1;
+            double noise = seat == me ? 0.0 : c->eps[seat];
+            if (noise > 0 && rng_unit(rng) < noise) {
+                int card = nth_card(moves, rng_below(rng, popcount(moves)));
+                chosen_edge = find_or_add_edge(&t, node, card, &expanded);
+            } else if (seat != me && c->policy_opponents) {
+                chosen_edge = find_or_add_edge(&t, node, heuristic_choose(c, &pos), &expanded);
+            } else if (untried) {
+                int card = nth_card(untried, rng_below(rng, popcount(untried)));
+                chosen_edge = find_or_add_edge(&t, node, card, &expanded);
+            } else {
+                double best = -1e300;
+                double scale = uct_c * sp.sigma[seat];
+                for (int e = t.first[node]; e >= 0; e = t.edges[e].next) {
+                    Edge *ed = &t.edges[e];
+                    if (!(moves >> ed->card & 1)) continue;
+                    double v = ed->reward / ed->visits + scale * sqrt(log((double)ed->avail) / ed->visits);
+                    if (v > best) { best = v; chosen_edge = e; }
+                }
+            }
+            if (chosen_edge < 0) { free(t.edges); free(t.first); return -1; }
+            path[depth] = chosen_edge;
+            path_seat[depth] = seat;
+            depth++;
+            apply_card(c, &pos, t.edges[chosen_edge].card);
+            node = t.edges[chosen_edge].child;
+        }
+        playout(c, &pos, 1, 0.0, rng);
+        spread_update(&sp, c, &pos);
+        int mine = pos.tricks[me];
+        for (int d = 0; d < depth; d++) {
+            Edge *ed = &t.edges[path[d]];
+            int s2 = path_seat[d];
+            ed->visits++;
+            ed->reward += c->score[s2][pos.tricks[s2]];
+            if (d == 0) {
+                if (mine == c->bid[me]) ed->made++;
+                int j = 0;
+                while (j < nroot && root_edges[j] != path[0]) j++;
+                if (j == nroot && nroot < 64) root_edges[nroot++] = path[0];
+                if (j < 64 && mine < MAXS) hist[j][mine]++;
+            }
+        }
+    }
+    int k = 0;
+    for (int e = t.first[rootnode]; e >= 0 && k < 64; e = t.edges[e].next) {
+        Edge *ed = &t.edges[e];
+        stats[k].card = ed->card;
+        stats[k].visits = ed->visits;
+        stats[k].made = ed->made;
+        stats[k].reward = ed->visits ? ed->reward / ed->visits : 0.0;
+        memset(stats[k].hist, 0, sizeof(stats[k].hist));
+        for (int j = 0; j < nroot; j++) {
+            if (root_edges[j] == e) memcpy(stats[k].hist, hist[j], sizeof(stats[k].hist));
+        }
+        k++;
+    }
+    *nstats = k;
+    free(t.edges);
+    free(t.first);
+    return it;
+}
+
+PyDoc_STRVAR(search_doc,
+"search(cfg, pos, worlds, iterations, uct_c, seconds, seed, bidding=None) -> (iterations, stats)\n\n"
+"Information-set MCTS like ``ismcts``, with the exploration term in each seat's own points\n"
+"(``uct_c`` times the spread of that seat's results).  ``pos`` is the card-play position\n"
+"(``None`` with ``bidding``).  ``bidding`` searches the bid of a seat instead:\n"
+"``(seat, candidates, my_rows, rows_by_bid, bid_order, bids, dealer, hook, leader, unseen,\n"
+"values)``, as for ``ismcts_bid``; ``values`` is ``None`` (the seats still to bid bid the\n"
+"rounded trick estimate) or a buffer of float64 ``[world][seat][bid]`` (shape\n"
+"len(worlds) x players x (size + 1)): how much each seat likes each bid in each world, the\n"
+"seat taking the best one the hook allows.  ``stats``: (card or bid, visits, mean score,\n"
+"share of bids made, trick histogram) for every action of the root.");
+
+static PyObject *py_bots_search(PyObject *self, PyObject *args) {
+    PyObject *cfg_obj, *pos_obj, *worlds_obj, *bidding_obj = Py_None;
+    long iterations;
+    double uct_c, seconds;
+    unsigned long long seed;
+    Cfg cfg;
+    Pos base;
+    int nworlds;
+    if (!PyArg_ParseTuple(args, "OOOlddK|O", &cfg_obj, &pos_obj, &worlds_obj, &iterations, &uct_c, &seconds,
+                          &seed, &bidding_obj)) return NULL;
+    if (parse_cfg(cfg_obj, &cfg) < 0) return NULL;
+    BidRoot *root = NULL;
+    Py_buffer values_view = {0};
+    int have_values = 0;
+    unsigned long long unseen = 0;
+    if (bidding_obj == Py_None) {
+        if (parse_pos(pos_obj, &cfg, &base) < 0) return NULL;
+        if (base.remaining <= 0) { PyErr_SetString(PyExc_ValueError, "the hand is over"); return NULL; }
+        cfg.me = base.turn;
+    } else {
+        PyObject *cand_obj, *my_rows_obj, *rows_obj, *order_obj, *bids_obj, *values_obj;
+        int seat, dealer, hook, leader;
+        if (!PyArg_ParseTuple(bidding_obj, "iOOOOOiiiKO", &seat, &cand_obj, &my_rows_obj, &rows_obj, &order_obj,
+                              &bids_obj, &dealer, &hook, &leader, &unseen, &values_obj)) return NULL;
+        if (seat < 0 || seat >= cfg.n || leader < 0 || leader >= cfg.n || cfg.size < 1) {
+            PyErr_SetString(PyExc_ValueError, "bad seat or hand");
+            return NULL;
+        }
+        root = PyMem_Malloc(sizeof(BidRoot));
+        if (!root) return PyErr_NoMemory();
+        memset(root, 0, sizeof(*root));
+        root->ncand = parse_int_tuple(cand_obj, root->cands, MAXS, "candidates");
+        root->norder = parse_int_tuple(order_obj, root->order, MAXP, "bid order");
+        if (root->ncand <= 0 || root->norder < 0
+            || parse_int_tuple(bids_obj, root->known, MAXP, "bids") != cfg.n
+            || parse_rows(my_rows_obj, root->my_rows, root->ncand, cfg.size + 1) < 0
+            || parse_rows(rows_obj, root->rows_by_bid, cfg.size + 1, cfg.size + 1) < 0) {
+            PyMem_Free(root);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad candidates, bids or rows");
+            return NULL;
+        }
+        root->dealer = dealer; root->hook = hook; root->leader = leader;
+        cfg.me = seat;
+        if (values_obj != Py_None) {
+            if (PyObject_GetBuffer(values_obj, &values_view, PyBUF_C_CONTIGUOUS) < 0) { PyMem_Free(root); return NULL; }
+            have_values = 1;
+        }
+    }
+    u64 (*worlds)[MAXP] = NULL;
+    if (parse_worlds(worlds_obj, cfg.n, &worlds, &nworlds) < 0) {
+        if (have_values) PyBuffer_Release(&values_view);
+        PyMem_Free(root);
+        return NULL;
+    }
+    if (nworlds == 0) {
+        if (have_values) PyBuffer_Release(&values_view);
+        PyMem_Free(root); PyMem_Free(worlds);
+        PyErr_SetString(PyExc_ValueError, "no world to search");
+        return NULL;
+    }
+    double *values = NULL;
+    if (root) {
+        root->estimates = PyMem_Malloc(sizeof(double) * MAXP * nworlds);
+        if (have_values) {
+            Py_ssize_t width = cfg.size + 1;
+            if (values_view.len != (Py_ssize_t)sizeof(double) * nworlds * cfg.n * width) {
+                PyBuffer_Release(&values_view);
+                PyMem_Free(root->estimates); PyMem_Free(root); PyMem_Free(worlds);
+                PyErr_SetString(PyExc_ValueError, "values: one float64 per world, seat and bid");
+                return NULL;
+            }
+            /* Spread out to the fixed [world][MAXP][MAXS] layout the search reads. */
+            values = PyMem_Malloc(sizeof(double) * MAXP * MAXS * nworlds);
+            if (values) {
+                const double *src = (const double *)values_view.buf;
+                for (int w = 0; w < nworlds; w++)
+                    for (int s = 0; s < cfg.n; s++)
+                        for (int b = 0; b < MAXS; b++)
+                            values[((size_t)w * MAXP + s) * MAXS + b] =
+                                b < width ? src[((size_t)w * cfg.n + s) * width + b] : -1e300;
+            }
+            PyBuffer_Release(&values_view);
+        }
+        if (!root->estimates || (have_values && !values)) {
+            PyMem_Free(values); PyMem_Free(root->estimates); PyMem_Free(root); PyMem_Free(worlds);
+            return PyErr_NoMemory();
+        }
+        for (int w = 0; w < nworlds; w++) {
+            for (int i = 0; i < cfg.n; i++) {
+                u64 hand = worlds[w][i];
+                root->estimates[w][i] = estimate_tricks(hand, cfg.trump, unseen & ~hand, cfg.n, cfg.size);
+            }
+        }
+    }
+    Rng rng = { seed * 0x2545F4914F6CDD1DULL + 17 };
+    RootStat *stats = PyMem_Malloc(sizeof(RootStat) * 64);
+    if (!stats) {
+        PyMem_Free(values);
+        if (root) PyMem_Free(root->estimates);
+        PyMem_Free(root); PyMem_Free(worlds);
+        return PyErr_NoMemory();
+    }
+    int nstats = 0;
+    long done;
+    Py_BEGIN_ALLOW_THREADS
+    done = bots_run_search(&cfg, root ? NULL : &base, root, values, worlds, nworlds, iterations, uct_c, &rng,
+                           seconds, stats, &nstats);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(values);
+    if (root) PyMem_Free(root->estimates);
+    PyMem_Free(root);
+    PyMem_Free(worlds);
+    if (done < 0) { PyMem_Free(stats); return PyErr_NoMemory(); }
+    PyObject *list = root_stats_list(stats, nstats, cfg.size);
+    PyMem_Free(stats);
+    if (!list) return NULL;
+    return Py_BuildValue("(lN)", done, list);
+}
+
+/* ``count`` ints from a sequence. */
+static int parse_seq_ints(PyObject *obj, int *out, Py_ssize_t count) {
+    PyObject *seq = PySequence_Fast(obj, "ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "one number per hand");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* ---------------------------------------------------------- the bid model */
+
+/* The learned bid model of ohhell/bots/bid_model.py: the same input vector (``features``)
+ * and one hidden layer of ReLUs; the outputs are the policy logits (bids 0..13), the trick
+ * logits q (0..13) and the steering strength, P(t | b) ~ exp(q[t] - softplus(c) |t - b|). */
+
+#define BM_WIDTH 14
+#define BM_SCORINGS 6
+#define BM_INPUTS (52 + 13 + 1 + 5 + 2 + 7 + 1 + 3 + BM_SCORINGS)
+#define BM_OUTPUTS (2 * BM_WIDTH + 1)
+#define BM_MAX_HIDDEN 256
+
+typedef struct {
+    int hidden;
+    const float *w1, *b1, *w2, *b2;
+} BidModel;
+
+static void bm_features(u64 hand, int trump_suit, int turn_up_rank, int n, int size, int position,
+                        int bids_before, int bids_count, int scoring, float *x) {
+    memset(x, 0, sizeof(float) * BM_INPUTS);
+    int order[4], k = 0;
+    if (trump_suit >= 0) order[k++] = trump_suit;
+    int first_plain = k;
+    for (int s = 0; s < 4; s++) if (s != trump_suit) order[k++] = s;
+    /* Plain suits by length, then by their cards, highest first (a stable selection sort). */
+    for (int i = first_plain; i < k; i++) {
+        int best = i;
+        for (int j = i + 1; j < k; j++) {
+            u64 bj = (hand >> (13 * order[j])) & 0x1FFF, bb = (hand >> (13 * order[best])) & 0x1FFF;
+            int cj = popcount(bj), cb = popcount(bb);
+            if (cj > cb || (cj == cb && bj > bb)) best = j;
+        }
+        int t = order[i]; order[i] = order[best]; order[best] = t;
+    }
+    for (int slot = 0; slot < k; slot++) {
+        u64 bits = (hand >> (13 * order[slot])) & 0x1FFF;
+        for (int r = 0; r < 13; r++) if (bits >> r & 1) x[slot * 13 + r] = 1.0f;
+    }
+    if (turn_up_rank >= 0 && turn_up_rank < 13) x[52 + turn_up_rank] = 1.0f;
+    if (trump_suit < 0) x[65] = 1.0f;
+    int nc = n < 3 ? 3 : n > 7 ? 7 : n;
+    x[66 + nc - 3] = 1.0f;
+    x[71] = (float)(size / 13.0);
+    x[72] = (float)(n * size / 52.0);
+    x[73 + (position < 6 ? position : 6)] = 1.0f;
+    x[80] = position == n - 1 ? 1.0f : 0.0f;
+    double sz = size > 0 ? size : 1;
+    x[81] = (float)(bids_before / sz);
+    x[82] = (float)(bids_count / (double)(n > 1 ? n - 1 : 1));
+    x[83] = (float)((bids_before - bids_count * (double)size / n) / sz);
+    if (scoring >= 0 && scoring < BM_SCORINGS) x[84 + scoring] = 1.0f;
+}
+
+static void bm_forward(const BidModel *m, const float *x, double *out) {
+    double h[BM_MAX_HIDDEN];
+    int nz[BM_INPUTS], nnz = 0;
+    for (int i = 0; i < BM_INPUTS; i++) if (x[i] != 0.0f) nz[nnz++] = i;
+    for (int j = 0; j < m->hidden; j++) {
+        const float *row = m->w1 + (size_t)j * BM_INPUTS;
+        double v = m->b1[j];
+        for (int k = 0; k < nnz; k++) v += (double)row[nz[k]] * x[nz[k]];
+        h[j] = v > 0 ? v : 0.0;
+    }
+    for (int o = 0; o < BM_OUTPUTS; o++) {
+        const float *row = m->w2 + (size_t)o * m->hidden;
+        double v = m->b2[o];
+        for (int j = 0; j < m->hidden; j++) v += (double)row[j] * h[j];
+        out[o] = v;
+    }
+}
+
+static double bm_softplus(double v) { return log1p(exp(-fabs(v))) + (v > 0 ? v : 0); }
+
+/* The trick distribution after bidding ``bid`` (t = 0..size) from the outputs. */
+static void bm_tricks(const double *out, int bid, int size, double *p) {
+    double strength = bm_softplus(out[2 * BM_WIDTH]), top = -1e300;
+    for (int t = 0; t <= size; t++) {
+        p[t] = out[BM_WIDTH + t] - strength * abs(t - bid);
+        if (p[t] > top) top = p[t];
+    }
+    double total = 0;
+    for (int t = 0; t <= size; t++) { p[t] = exp(p[t] - top); total += p[t]; }
+    for (int t = 0; t <= size; t++) p[t] /= total;
+}
+
+PyDoc_STRVAR(bid_values_doc,
+"bid_values(weights, hidden, hands, trump_suit, turn_up_rank, n, size, positions, bids_before,\n"
+"           bids_count, scoring, rows) -> (values, policy)\n\n"
+"The learned bid model (ohhell/bots/bid_model.py) for a batch of hands: ``weights`` is the\n"
+"packed float32 ``w1 b1 w2 b2`` of a network with ``hidden`` units; ``positions``,\n"
+"``bids_before`` and ``bids_count`` are per hand (the hand's place in the bidding, the sum\n"
+"and number of bids made before it); ``scoring`` indexes bid_model.SCORINGS; ``rows`` gives\n"
+"the score of each trick count after each bid 0..size (``None``: the policy only).  Returns\n"
+"two bytes objects of float64, hands x (size + 1): each bid's expected score (zeros without\n"
+"rows), and the chance a strong player bids it.");
+
+static PyObject *py_bid_values(PyObject *self, PyObject *args) {
+    Py_buffer wv;
+    int hidden, trump_suit, turn_up_rank, n, size, scoring;
+    PyObject *hands_obj, *pos_obj, *before_obj, *count_obj, *rows_obj;
+    if (!PyArg_ParseTuple(args, "y*iOiiiiOOOiO", &wv, &hidden, &hands_obj, &trump_suit, &turn_up_rank, &n, &size,
+                          &pos_obj, &before_obj, &count_obj, &scoring, &rows_obj)) return NULL;
+    PyObject *result = NULL, *values_bytes = NULL, *policy_bytes = NULL;
+    int *ints = NULL;
+    u64 *hands = NULL;
+    double rows[MAXS][MAXS];
+    Py_ssize_t expected = (Py_ssize_t)sizeof(float) * ((Py_ssize_t)hidden * BM_INPUTS + hidden
+                                                       + (Py_ssize_t)BM_OUTPUTS * hidden + BM_OUTPUTS);
+    if (hidden < 1 || hidden > BM_MAX_HIDDEN || wv.len != expected) {
+        PyErr_SetString(PyExc_ValueError, "bid model weights do not match their sizes");
+        goto done;
+    }
+    if (size < 1 || size >= BM_WIDTH || n < 2 || n > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "the bid model covers 1 to 13 cards");
+        goto done;
+    }
+    PyObject *seq = PySequence_Fast(hands_obj, "hands");
+    if (!seq) goto done;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    hands = PyMem_Malloc(sizeof(u64) * (count ? count : 1));
+    ints = PyMem_Malloc(sizeof(int) * 3 * (count ? count : 1));
+    if (!hands || !ints) { Py_DECREF(seq); PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (parse_mask(PySequence_Fast_GET_ITEM(seq, i), &hands[i]) < 0) { Py_DECREF(seq); goto done; }
+    }
+    Py_DECREF(seq);
+    if (count > 0 && (parse_seq_ints(pos_obj, ints, count) < 0 || parse_seq_ints(before_obj, ints + count, count) < 0
+                      || parse_seq_ints(count_obj, ints + 2 * count, count) < 0)) goto done;
+    int with_values = rows_obj != Py_None;
+    if (with_values && parse_rows(rows_obj, rows, size + 1, size + 1) < 0) goto done;
+    values_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * count * (size + 1));
+    policy_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * count * (size + 1));
+    if (!values_bytes || !policy_bytes) goto done;
+    double *values = (double *)PyBytes_AS_STRING(values_bytes), *policy = (double *)PyBytes_AS_STRING(policy_bytes);
+    BidModel m;
+    m.hidden = hidden;
+    m.w1 = (const float *)wv.buf;
+    m.b1 = m.w1 + (size_t)hidden * BM_INPUTS;
+    m.w2 = m.b1 + hidden;
+    m.b2 = m.w2 + (size_t)BM_OUTPUTS * hidden;
+    Py_BEGIN_ALLOW_THREADS
+    float x[BM_INPUTS];
+    double out[BM_OUTPUTS], p[BM_WIDTH];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        bm_features(hands[i], trump_suit, turn_up_rank, n, size, ints[i], ints[count + i], ints[2 * count + i],
+                    scoring, x);
+        bm_forward(&m, x, out);
+        double *v = values + i * (size + 1), *pol = policy + i * (size + 1);
+        if (with_values) {
+            /* P(t | b) = eq[t] * el[|t - b|] / sum: the exponentials once, not once per bid. */
+            double eq[BM_WIDTH], el[BM_WIDTH], top = -1e300;
+            double strength = bm_softplus(out[2 * BM_WIDTH]);
+            for (int t = 0; t <= size; t++) if (out[BM_WIDTH + t] > top) top = out[BM_WIDTH + t];
+            for (int t = 0; t <= size; t++) { eq[t] = exp(out[BM_WIDTH + t] - top); el[t] = exp(-strength * t); }
+            for (int b = 0; b <= size; b++) {
+                double total = 0, ev = 0;
+                for (int t = 0; t <= size; t++) {
+                    double w = eq[t] * el[t > b ? t - b : b - t];
+                    total += w;
+                    ev += w * rows[b][t];
+                }
+                if (total > 1e-250) {
+                    v[b] = ev / total;
+                } else {   /* far in the tails: the softmax of the combined logits, exactly */
+                    bm_tricks(out, b, size, p);
+                    ev = 0;
+                    for (int t = 0; t <= size; t++) ev += p[t] * rows[b][t];
+                    v[b] = ev;
+                }
+            }
+        } else {
+            for (int b = 0; b <= size; b++) v[b] = 0.0;
+        }
+        double top = -1e300, total = 0;
+        for (int b = 0; b <= size; b++) if (out[b] > top) top = out[b];
+        for (int b = 0; b <= size; b++) { pol[b] = exp(out[b] - top); total += pol[b]; }
+        for (int b = 0; b <= size; b++) pol[b] /= total;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("(OO)", values_bytes, policy_bytes);
+done:
+    Py_XDECREF(values_bytes);
+    Py_XDECREF(policy_bytes);
+    PyMem_Free(hands);
+    PyMem_Free(ints);
+    PyBuffer_Release(&wv);
+    return result;
+}
+
+static PyMethodDef bots_methods[] = {
+    {"search", py_bots_search, METH_VARARGS, search_doc},
+    {"bid_values", py_bid_values, METH_VARARGS, bid_values_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static int bots_add_functions(PyObject *module) {
+    return PyModule_AddFunctions(module, bots_methods);
 }

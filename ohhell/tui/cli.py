@@ -32,7 +32,8 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
               help=N_("Preset name (see ohhell rules)."))
 @click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Players, you included."))
 @click.option("--bots", default=None, metavar="LEVEL",
-              help=N_("Bot level: random, basic, strong (default: the strongest installed)."))
+              help=N_("Bot level: random, beginner, casual, basic (club player), strong (expert); "
+                      "default: the strongest installed."))
 @click.option("--seed", type=int, default=None, help=N_("Seed of the deals, for a reproducible game."))
 @click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[FILE]",
               help=N_("Resume a saved game (without FILE: the last one not finished)."))
