@@ -2,7 +2,8 @@
 
 The server runs as a real ``ohhell serve`` subprocess on a fresh database; this process plays
 every seat of every table: as soon as a seat's view says it must act, it sends a random legal
-action. For every action we measure the time from sending it to the moment *every* seat of its
+action, and it answers each provably fair deal's commitment with its contribution at once, as
+the web client does (so no table waits out the contribution window). For every action we measure the time from sending it to the moment *every* seat of its
 table has received (and parsed) the state that includes it, and print actions per second, the
 p50/p99 of that latency, and the CPU time the server and the clients spent per action.
 
@@ -121,6 +122,10 @@ class Seat(asyncio.Protocol):
         if message["type"] == "error":  # refused (rate-limited, stale…): not a sample; try again soon
             self.table.refused(self, message.get("version"))
             asyncio.get_running_loop().call_later(0.05, self.maybe_act)
+            return
+        if message["type"] == "fair":  # a provably fair deal: answer at once, as the web client does
+            if self.state.get("seat") in message.get("waiting", ()):
+                self.send({"type": "contribute", "hand": message["hand"], "value": os.urandom(32).hex()})
             return
         if message["type"] != "state":
             return
