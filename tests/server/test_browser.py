@@ -181,9 +181,10 @@ def test_scorekeeper_page(server: ServerProcess, page: Any) -> None:
         input_box.fill(name)
     page.click("#sk-create")
     page.wait_for_url(re.compile(r"/score/[A-Za-z0-9_-]+$"))
-    for bid in ("2", "3", "1"):
+    for bid, next_bidder in (("2", "Cy"), ("3", "Dee"), ("1", "Ann")):  # Ann deals: Bob bids first
         page.click(f'.bid-button[data-bid="{bid}"]')
-        page.wait_for_timeout(100)
+        page.wait_for_function("name => document.querySelector('#sk-current .prompt').textContent.includes(name) "
+                               "&& !document.querySelector('.bid-button[data-bid=\"0\"]').disabled", arg=next_bidder)
     # The dealer may not bid 4: the button is disabled (the hook).
     assert page.is_disabled('.bid-button[data-bid="4"]')
     page.click('.bid-button[data-bid="0"]')

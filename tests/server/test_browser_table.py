@@ -353,10 +353,12 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
     assert page.evaluate(focused) != label
     page.keyboard.press(back)
     assert page.evaluate(focused) == label
+    # The tab is hidden before the card goes (so the turn surely comes back while it is):
+    # when the turn comes back, the title says so.
+    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true}); }")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 1}")
-    # The tab is hidden: when the turn comes back, the title says so.
-    page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true}); }")
+    assert not page.title().startswith("●")
     page.wait_for_selector("#hand button.card.legal", timeout=30_000)
     page.wait_for_function("() => document.title.startsWith('●')")
     page.evaluate("() => { Object.defineProperty(document, 'hidden', {value: false, configurable: true}); "

@@ -4,6 +4,7 @@ import { getPrefs } from "./storage.js";
 
 let baseTitle = document.title;
 let flagged = false;
+let lastTurn = { myTurn: false, text: "" };
 
 export function setBaseTitle(title) {
   baseTitle = title;
@@ -12,6 +13,7 @@ export function setBaseTitle(title) {
 
 /** Called on every update with whether it is this player's turn. */
 export function turnChanged(myTurn, text) {
+  lastTurn = { myTurn, text };
   if (myTurn && document.hidden) {
     if (!flagged) {
       flagged = true;
@@ -28,6 +30,8 @@ export function turnChanged(myTurn, text) {
 
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && flagged) { flagged = false; document.title = baseTitle; }
+  // Leaving the tab while it is already your turn flags it too: no update may come until you act.
+  else if (document.hidden && lastTurn.myTurn) turnChanged(true, lastTurn.text);
 });
 
 /** Ask for permission to notify (from a click: browsers require it). */

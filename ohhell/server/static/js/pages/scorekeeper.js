@@ -52,7 +52,7 @@ function EditHand({ sheet, index, onSave, onCancel }) {
   </div>`;
 }
 
-function CurrentHand({ sheet, change }) {
+function CurrentHand({ sheet, change, busy }) {
   const s = sheet;
   const [trump, setTrump] = useState("");
   const [tricks, setTricks] = useState(() => s.names.map(() => 0));
@@ -69,12 +69,12 @@ function CurrentHand({ sheet, change }) {
     ${s.next_bidder !== null ? html`<p class="prompt">${t("sk_enter_bid", { name: names[s.next_bidder] })}</p>
       ${s.forbidden_bid !== null ? html`<p class="hook">${t("forbidden_bid", { bid: s.forbidden_bid })}</p>` : null}
       <div class="bid-buttons">${Array.from({ length: s.hand_size + 1 }, (_, b) => html`<button type="button" key=${b} class="bid-button" data-bid=${b}
-        disabled=${b === s.forbidden_bid} onClick=${() => change({ op: "bid", seat: s.next_bidder, bid: b })}>${b}</button>`)}</div>`
+        disabled=${b === s.forbidden_bid || busy} onClick=${() => change({ op: "bid", seat: s.next_bidder, bid: b })}>${b}</button>`)}</div>`
     : html`<p class="prompt">${t("sk_enter_tricks")}</p><p class="muted">${t("sk_tricks_must_add_up", { n: s.hand_size })}</p>
       <div class="sk-tricks">${names.map((name, seat) => html`<label class="sk-trick" key=${seat}>${name} (${t("bid")} ${s.bids[seat] ?? "–"})
         <input type="number" min="0" max=${s.hand_size} value=${tricks[seat]} data-seat=${seat}
           onInput=${(e) => setTricks(tricks.map((v, j) => (j === seat ? Number(e.currentTarget.value) : v)))} /></label>`)}</div>
-      <button type="button" class="primary" id="sk-score" onClick=${() => change({ op: "tricks", tricks })}>${t("sk_save_tricks")}</button>`}
+      <button type="button" class="primary" id="sk-score" disabled=${busy} onClick=${() => change({ op: "tricks", tricks })}>${t("sk_save_tricks")}</button>`}
   </div>`;
 }
 
@@ -82,11 +82,16 @@ export function SheetView({ id }) {
   const [sheet, setSheet] = useState(null);
   const [message, setMessage] = useState("");
   const [editing, setEditing] = useState(null);
+  // One change at a time: a second tap before the first is answered would be made for the
+  // seat the first one was for (and refused), so the buttons wait for the answer.
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
     api("GET", `/api/sheets/${id}`).then((data) => { setSheet(data); storeSheet(id, data.names); }).catch((error) => setMessage(error.message));
   }, [id]);
   const change = async (op) => {
+    setBusy(true);
     try { setSheet(await api("POST", `/api/sheets/${id}`, op)); setMessage(""); setEditing(null); } catch (error) { setMessage(error.message); }
+    finally { setBusy(false); }
   };
   if (!sheet) return message ? html`<p class="error" role="alert">${message}</p>` : null;
   const s = sheet;
@@ -94,7 +99,7 @@ export function SheetView({ id }) {
     ${message ? html`<p class="error" role="alert">${message}</p>` : null}
     ${s.finished ? html`<div class="panel game-over"><h3>${t("game_over")}</h3>
         <p class="winners">${tn("winners", s.winners.length, { names: s.winners.map((w) => s.names[w]).join(", ") })}</p></div>`
-      : html`<${CurrentHand} sheet=${s} change=${change} />`}
+      : html`<${CurrentHand} sheet=${s} change=${change} busy=${busy} />`}
     <div class="panel"><h3>${t("score_sheet")}</h3>
       <${ScoreTable} names=${s.names} hands=${s.hands} totals=${s.totals}
         extra=${(index) => (s.hands[index].scores ? html`<button type="button" class="small" data-edit=${index} onClick=${() => setEditing(index)}>${t("sk_edit")}</button>` : null)} /></div>
