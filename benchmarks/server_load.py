@@ -5,7 +5,8 @@ every seat of every table: as soon as a seat's view says it must act, it sends a
 action, and it answers each provably fair deal's commitment with its contribution at once, as
 the web client does (so no table waits out the contribution window). For every action we
 measure the time from sending it to the moment *every* seat of its table has received (and
-parsed) the state that includes it, and print actions per second, the p50/p99 of that latency, and the CPU time the server and the clients spent per action.
+parsed) the state that includes it, and print actions per second, the p50/p99 of that latency,
+and the CPU time the server and the clients spent per action.
 
     python benchmarks/server_load.py --tables 200 --seconds 30
     python benchmarks/server_load.py --tables 200 --database postgresql://user@127.0.0.1/db
