@@ -170,9 +170,7 @@ class DailyService:
         if day <= today(now):
             raise fair_pool.PoolError("closed", N_("Too late: contributions closed when the first cards were "
                                                    "dealt."))
-        scope = scope_of(day)
-        taken: str = await self.store.write(lambda conn: fair_pool.contribute(conn, scope, player, value))
-        return taken
+        return await fair_pool.add(self.store, scope_of(day), player, value)
 
     async def find_try(self, day: str, player: str) -> Try | None:
         def call(conn: Connection) -> Try | None:

@@ -303,8 +303,7 @@ async def add_contribution(request: Request, scope: str, contributor: str, value
     """Add a contribution to a pool: ``{"value": …}`` when taken, else ``{"error", "code"}``
     (the pool's refusal, in the request's language)."""
     try:
-        taken = await request.app.state.server.store.write(
-            lambda conn: fair_pool.contribute(conn, scope, contributor, value))
+        taken = await fair_pool.add(request.app.state.server.store, scope, contributor, value)
     except fair_pool.PoolError as error:
         return {"error": say(request, str(error)), "code": error.kind}
     return {"value": taken}

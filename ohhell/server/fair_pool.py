@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from ohhell.fairness import FairnessError, normalize_contribution
 from ohhell.i18n import N_
-from ohhell.server.store import metadata
+from ohhell.server.store import Store, metadata
 
 MAX_CONTRIBUTIONS: Final = 1000
 """The most contributions one pool takes (every one makes each deal's message longer)."""
@@ -94,35 +94,53 @@ def _locked(conn: Connection, scope: str) -> Any:
     return conn.execute(select(fair_pools).where(fair_pools.c.scope == scope).with_for_update()).first()
 
 
-def contribute(conn: Connection, scope: str, contributor: str, value: Any) -> str:
-    """Take ``contributor``'s contribution to the open pool of ``scope``; returns it (64
-    lower-case hex digits). :class:`PoolError` if the value is not 64 hex digits, the pool is
-    closed (or there is none), full, or has this contributor's already."""
+def check_value(value: Any) -> str:
+    """A contribution in canonical form; :class:`PoolError` (``bad-contribution``) if it is not
+    64 hex digits."""
     try:
-        text = normalize_contribution(value)
+        return normalize_contribution(value)
     except FairnessError as error:
         raise PoolError("bad-contribution", N_("A contribution is 64 hex digits (256 random bits).")) from error
+
+
+def contribute(conn: Connection, scope: str, contributor: str, value: Any) -> str | PoolError:
+    """Take ``contributor``'s contribution to the open pool of ``scope``; returns it (64
+    lower-case hex digits), or the :class:`PoolError` that refuses it (returned, not raised: the
+    store's writer takes a raising write for a failed one) — the value is not 64 hex digits, the
+    pool is closed (or there is none), full, or has this contributor's already."""
+    try:
+        text = check_value(value)
+    except PoolError as error:
+        return error
     row = _locked(conn, scope)
     if row is None:
-        raise PoolError("no-pool", N_("This game takes no contributions."))
+        return PoolError("no-pool", N_("This game takes no contributions."))
     if row.closed is not None:
-        raise PoolError("closed", N_("Too late: contributions closed when the first cards were dealt."))
+        return PoolError("closed", N_("Too late: contributions closed when the first cards were dealt."))
     taken = conn.execute(select(fair_pool_entries.c.contributor).where(fair_pool_entries.c.scope == scope)).all()
     if any(item.contributor == contributor for item in taken):
-        raise PoolError("already-contributed", N_("You have already sent your contribution."))
+        return PoolError("already-contributed", N_("You have already sent your contribution."))
     if len(taken) >= MAX_CONTRIBUTIONS:
-        raise PoolError("full", N_("This game has all the contributions it takes."))
+        return PoolError("full", N_("This game has all the contributions it takes."))
     conn.execute(fair_pool_entries.insert().values(scope=scope, contributor=contributor, value=text, at=time.time()))
     return text
 
 
-def close(conn: Connection, scope: str) -> Pool:
+async def add(store: Store, scope: str, contributor: str, value: Any) -> str:
+    """:func:`contribute` through the store's writer; :class:`PoolError` when refused."""
+    text = check_value(value)
+    result: str | PoolError = await store.write(lambda conn: contribute(conn, scope, contributor, text))
+    if isinstance(result, PoolError):
+        raise result
+    return result
+
+
+def close(conn: Connection, scope: str) -> Pool | None:
     """Close the pool of ``scope`` if it is open (its entries frozen, ascending by value) and
-    return it as frozen; the same frozen pool every time after. :class:`PoolError` (``no-pool``)
-    when there is none."""
+    return it as frozen; the same frozen pool every time after; ``None`` when there is none."""
     row = _locked(conn, scope)
     if row is None:
-        raise PoolError("no-pool", N_("This game takes no contributions."))
+        return None
     if row.closed is not None:
         return _frozen(row)
     entries = sorted((item.value, item.contributor) for item in conn.execute(
