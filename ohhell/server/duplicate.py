@@ -112,7 +112,7 @@ class EventDeals:
                     return fair_pool.read(conn, scope)
 
             pool = await asyncio.to_thread(look)
-            if pool is not None and pool.open:
+            if pool is None or pool.open:  # (none yet: the event is being created)
                 return False
         else:
             pool = await store.write(lambda conn: fair_pool.close(conn, scope))

@@ -179,6 +179,8 @@ async def api_create_event(request: Request) -> Response:
         service = event_service(request)
         deals = EventDeals(new_event_id(), pooled=True)
         event_id = deals.event_id
+        # The pool exists before any table does: a table dealing at once finds it.
+        await request.app.state.server.store.write(lambda conn: fair_pool.create_pool(conn, event_id))
         people = any(OPEN in row for row in seats)
         codes = []
         for index, row in enumerate(seats):
