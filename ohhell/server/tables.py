@@ -104,6 +104,9 @@ TIMER_MODES: Final[dict[str, float]] = {"none": 0.0, "relaxed": 60.0, "fast": 15
 TIMEOUTS_BEFORE_AWAY: Final = 2
 """A person who lets the timer run out this many turns in a row is away: a stand-in plays for
 them until they are back. Fewer timeouts only cost the turn (the strong bot plays it)."""
+DEALS_RETRY: Final = 3.0
+"""Seconds before a table whose deal source is not ready (a duplicate event's table of bots,
+before the event has begun) asks it again."""
 CHAT_KEPT: Final = 50
 """How many chat lines a table keeps in memory and sends to a new connection."""
 MAX_CHAT_LENGTH: Final = 300
@@ -1000,6 +1003,10 @@ class LiveTable(TableRoom):
             if self.chance_ready is not None and now >= self.chance_ready:
                 if self.fair is not None:
                     await self._fair_deal(now)
+                    return
+                ready = getattr(self.deals, "ready", None)  # a source that must prepare first (an event's pool)
+                if ready is not None and not await ready(self.store):
+                    self.chance_ready = now + DEALS_RETRY  # the event has not begun: ask again later
                     return
                 drawn = self._draw_chance()
                 self.chance_ready = None
