@@ -1004,8 +1004,7 @@ class LiveTable(TableRoom):
                 if self.fair is not None:
                     await self._fair_deal(now)
                     return
-                ready = getattr(self.deals, "ready", None)  # a source that must prepare first (an event's pool)
-                if ready is not None and not await ready(self.store):
+                if not await self.deals.ready(self.store):  # a source that must prepare first (an event's pool)
                     self.chance_ready = now + DEALS_RETRY  # the event has not begun: ask again later
                     return
                 drawn = self._draw_chance()

@@ -117,8 +117,7 @@ class FakeTables:
         actions = []
         while not state.is_terminal() and (hands is None or len(state.finished_hands) < hands):
             if state.is_chance_node():
-                ready = getattr(table.deals, "ready", None)  # as the real table does (an event's pool)
-                if ready is not None and not await ready(self.store):
+                if not await table.deals.ready(self.store):  # as the real table asks (an event's pool)
                     break  # the event has not begun: this table of bots waits
                 action = table.deals.draw(state)
             else:
