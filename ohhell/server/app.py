@@ -37,7 +37,7 @@ from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
-from ohhell.server import accounts_api
+from ohhell.server import accounts_api, duplicate
 from ohhell.server.analyses import Analyses
 from ohhell.server.config import ServerConfig
 from ohhell.server.metrics import METRICS
@@ -422,11 +422,12 @@ async def _table_record(request: Request) -> tuple[TableRecord, str] | Response:
     if table is None:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
-        reason = await _server(request).tables.why_private(table)
+        tables = _server(request).tables
+        reason = await tables.why_private(table)
         if reason is not None:
             return _error(403, reason)
         try:
-            return (table.code, await table.full_record()), language
+            return (table.code, await tables.record_of(table)), language
         except OhHellError as error:
             return _error(409, str(error))
 
@@ -473,8 +474,12 @@ async def api_verify(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     (code, record), language = found
+    table = await _table(request)
+    deals = table.settings.deals if table is not None else None
+    # A duplicate event's table is dealt in the event's scope (its id), any other in its own.
+    scope = str(deals["event"]) if deals and deals.get("kind") == duplicate.KIND else code
     with speaking(language):
-        verdicts = verify_record(record, scope=code)
+        verdicts = verify_record(record, scope=scope)
         return JSONResponse({"code": code, "hands": [verdict.to_json() for verdict in verdicts],
                              "verified": bool(verdicts) and all(verdict.verified for verdict in verdicts)})
 

@@ -1185,6 +1185,9 @@ class TableManager:
         record, the verdicts, the analysis): a reason (translated) why not yet, or ``None``. A
         duplicate event's table is private until the event is over (its cards are still to be
         played at the other tables)."""
+        self.record_annotators: list[Callable[[TableRoom, dict[str, Any]], Awaitable[dict[str, Any]]]] = []
+        """Asked, once :attr:`look_guards` let a reader look, to add to a table's record what only
+        another part knows (a duplicate event's deals: its seed and contributions pool)."""
         self.on_finished: list[Callable[[LiveTable], Any]] = []
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
@@ -1379,6 +1382,14 @@ class TableManager:
         if table.status == PLAYING and table.settings.extra.get("unattended"):
             return False  # it plays on with nobody there (a duplicate event's table of bots)
         return nobody and table.status in (FINISHED, PLAYING)
+
+    async def record_of(self, table: TableRoom) -> dict[str, Any]:
+        """The table's record as a reader may see it (after :meth:`why_private`): with the
+        fairness of its revealed hands, its own and what :attr:`record_annotators` add."""
+        record = await table.full_record()
+        for annotate in self.record_annotators:
+            record = await annotate(table, record)
+        return record
 
     async def why_private(self, table: TableRoom) -> str | None:
         """Why nobody but the table's seats may look at it now (:attr:`look_guards`), or ``None``."""

@@ -83,6 +83,8 @@ def test_an_event_of_three_tables_on_a_real_server(server: LiveServer) -> None:
     def seen_hand(finished: int) -> None:
         revealed_during.append((finished, host.get(f"/api/events/{event_id}").json()["revealed_hands"]))
 
+    assert host.get(f"/api/tables/{code}/verify").status_code == 403  # private while the event runs
+
     async def play() -> None:
         ann = await Client(server.ws_url, code, token).connect()
         assert host.get(f"/api/events/{event_id}/hands/0").status_code == 409  # her table has not played it
@@ -102,6 +104,13 @@ def test_an_event_of_three_tables_on_a_real_server(server: LiveServer) -> None:
     assert deals[0] == deals[1] == deals[2]
     comparison = host.get(f"/api/events/{event_id}/hands/2").json()
     assert len(comparison["tables"]) == 3
+    # Each table's own record and verdicts carry the event's deals (its scope, seed and pool).
+    for entry in final["tables"]:
+        verdict = host.get(f"/api/tables/{entry['code']}/verify").json()
+        assert verdict["verified"] and len(verdict["hands"]) == 3, verdict
+        record = host.get(f"/api/tables/{entry['code']}/record").json()
+        assert all(hand["fair"]["scope"] == event_id and hand["fair"]["seed"] == exported["seed"]
+                   for hand in record["hands"]), record["hands"][0].get("fair")
     ann_row = next(row for row in final["standings"] if row["table"] == 2 and row["seat"] == 0)
     assert ann_row["name"] == "Ann" and ann_row["most"] == 6
 
