@@ -91,8 +91,8 @@ def _is_origin(value: str) -> bool:
               show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: str, bot_commands: dict[str, str],
           bot_timeout: float | None, bot_delay: float, trick_pause: float, hand_pause: float, fair_window: float,
-          leave_grace: float, max_new_tables: int, hello_timeout: float, allowed_origins: tuple[str, ...], forwarded_allow_ips: str,
-          log_level: str) -> None:
+          leave_grace: float, max_new_tables: int, hello_timeout: float, allowed_origins: tuple[str, ...],
+          forwarded_allow_ips: str, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
