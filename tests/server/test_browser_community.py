@@ -210,5 +210,9 @@ def test_a_rated_table_from_the_lobby(server: LiveServer, browser: Any) -> None:
     page = rita.goto("/u/Rita")
     page.wait_for_selector("#player-page")
     page.wait_for_function("() => document.querySelector('#player-page').innerText.includes('1 rated game')")
+    # A bot's page says which scale its fixed rating is on, and the arena's Elo figure it comes from.
+    page = rita.goto("/bots/strong")
+    page.wait_for_selector("#bot-scale")
+    assert "1689" in page.inner_text("#ratings") and "1593" in page.inner_text("#bot-scale")
     for watch in (guest, rita):
         watch.close()
