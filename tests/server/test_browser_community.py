@@ -171,7 +171,7 @@ def test_a_rated_table_from_the_lobby(server: LiveServer, browser: Any) -> None:
     guest = Watch(browser, server.url)
     page = guest.goto("/")
     page.wait_for_selector("#create-form #seat-choices")
-    page.wait_for_timeout(300)  # the account question has been answered
+    page.wait_for_load_state("networkidle")  # the account question has been answered
     assert page.locator("#rated").count() == 0  # a guest has no rating
     rita = Watch(browser, server.url)
     page = rita.goto("/account")
