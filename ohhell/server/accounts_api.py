@@ -353,8 +353,9 @@ async def api_player(request: Request) -> Response:
 
 
 async def api_bot(request: Request) -> Response:
-    """A bot level's page: its fixed rating, figures and recent games."""
-    from ohhell.server.ratings import BOT_RATINGS, rating_json
+    """A bot level's page: its fixed rating (and ``arena_elo``, the arena's measurement on the Elo
+    scale it is derived from), figures and recent games."""
+    from ohhell.server.ratings import ARENA_ELO, BOT_RATINGS, rating_json
 
     level = str(request.path_params["level"])
     levels = getattr(getattr(getattr(request.app.state, "server", None), "tables", None), "levels", None)
@@ -364,7 +365,7 @@ async def api_bot(request: Request) -> Response:
     def read(conn: Any) -> dict[str, Any]:
         results = community(request).public(conn, results_for_bot(conn, level))
         fixed = BOT_RATINGS.get(level)
-        return {"bot": level, "rating": rating_json(*fixed) if fixed else None,
+        return {"bot": level, "rating": rating_json(*fixed) if fixed else None, "arena_elo": ARENA_ELO.get(level),
                 "statistics": player_statistics(results), "games": [game_json(result) for result in results[:100]]}
 
     return JSONResponse(await community(request).read(read))

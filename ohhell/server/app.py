@@ -24,11 +24,11 @@ from typing import Any, Final
 
 import orjson
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.errors import OhHellError, RulesError
@@ -42,7 +42,7 @@ from ohhell.server.analyses import Analyses
 from ohhell.server.config import ServerConfig
 from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
-from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
 from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
 from ohhell.server.sheets import SheetService, sheet_json
 from ohhell.server.store import Store, StoreError
@@ -586,7 +586,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 raw = message.get("bytes") or b""
             if not conn.bucket.take():
                 violations += 1
-                conn.push(error_message("rate-limited", conn.language))
+                conn.push(error_message("rate-limited", conn.language,
+                                        message_id=message_id(raw, config.max_message_bytes)))
                 if violations > 50:
                     break
                 continue
@@ -753,5 +754,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def bad_name(request: Request, error: Exception) -> Response:
         return _error(400, str(error))
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name},
-                     middleware=[Middleware(SecurityHeadersMiddleware)])
+    return _App(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name})
+
+
+class _App(Starlette):
+    """Starlette with the security headers as the outermost layer: a middleware given to
+    ``Starlette(middleware=...)`` sits *inside* its ``ServerErrorMiddleware``, so the 500 answer
+    to an unhandled exception would go out without them. Wrapping the whole stack gives every
+    HTTP answer the headers, that one included."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeadersMiddleware(super().build_middleware_stack())

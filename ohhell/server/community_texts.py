@@ -60,6 +60,9 @@ TEXTS: Final[dict[str, str]] = {
     "rating_range": N_("from %(low)s to %(high)s"),
     "provisional": N_("provisional"),
     "fixed": N_("fixed"),
+    "bot_scale": N_("A bot's rating is fixed: its strength measured in the arena, %(elo)s on the Elo scale of "
+                    "the bots' documentation, converted to the scale of these pages (the club player is 1500 on "
+                    "both)."),
     "rating_chart": N_("Rating after each rated game"),
     "statistics": N_("Figures"),
     "games_played": N_("Games"),

@@ -216,3 +216,33 @@ def test_a_day_nobody_contributed_to_says_the_server_alone_chose(
     verdicts = verify_record(Browser(client).get(f"/api/daily/record?table={code}").json())
     assert all(verdict.verified for verdict in verdicts) and "server alone chose" in verdicts[0].message
     assert "server alone chose" in Browser(client).get("/api/daily").json()["yesterday"]["fair"]["summary"]
+
+
+def test_the_daily_deal_on_two_processes_of_one_database(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two apps on one database (two processes of one site): a try started on one counts on the
+    other (one per account), and the results read from either hold both tries, scored alike."""
+    monkeypatch.setattr(daily_module, "daily_rules", lambda: daily_module.preset(
+        "classic", players=4, schedule="explicit", hands=[[3, "turn-up"], [2, "turn-up"]]))
+    with app_client(sqlite_url) as one, app_client(sqlite_url) as other:
+        fake_one, fake_other = use_fake_tables(one), use_fake_tables(other)
+        ann = Browser(one)
+        ann.signup("Ann")
+        ann_try = ann.post("/api/daily/start", {}).json()
+        ann_there = Browser(other)
+        ann_there.login("Ann")
+        refused = ann_there.post("/api/daily/start", {})
+        assert refused.status_code == 409 and refused.json()["table"] == ann_try["code"]
+        gus = Browser(other)
+        gus_try = gus.post("/api/daily/start", {"name": "Gus"}).json()
+        asyncio.run(fake_one.advance(fake_one.tables[ann_try["code"]], random.Random(1)))
+        asyncio.run(fake_other.advance(fake_other.tables[gus_try["code"]], random.Random(2)))
+        mine, theirs = fake_one.tables[ann_try["code"]], fake_other.tables[gus_try["code"]]
+        assert [h.deal for h in mine.state.finished_hands] == [h.deal for h in theirs.state.finished_hands]
+        from_one = ann.get("/api/daily/results").json()["players"]
+        from_other = ann_there.get("/api/daily/results").json()["players"]
+        assert from_one == from_other
+        assert {row["name"]: row["total"] for row in from_one} == {"Ann": mine.state.totals[0],
+                                                                  "Gus": theirs.state.totals[0]}
+        # Two tries: each hand gives one point between them (1 + 0, or a half each).
+        assert sum(row["matchpoints"] for row in from_one) == len(mine.state.finished_hands)
+        assert [row["name"] for row in gus.get("/api/daily/results").json()["players"] if row["you"]] == ["Gus"]

@@ -187,6 +187,7 @@ function PlayerPage({ name, bot, go }) {
         ${rating.games ? html` · ${ctn("rated_games", rating.games)}` : null}
         ${data.chart && data.chart[name] ? html`<figure><figcaption class="muted small">${ct("rating_chart")}</figcaption>
           <${RatingChart} points=${data.chart[name]} /></figure>` : null}</li>`)}</ul>` : html`<p class="muted">—</p>`}
+      ${bot && data.arena_elo != null ? html`<p class="muted small" id="bot-scale">${ct("bot_scale", { elo: Math.round(data.arena_elo) })}</p>` : null}
     </div>
     <${Figures} stats=${data.statistics} />
     <${Games} games=${data.games} go=${go} />
