@@ -274,7 +274,38 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
         for button in boxes(page, ".bid-button"):
             assert button["y"] + button["h"] <= height, (name, button)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # Everybody bids (this seat the most it may: "needs 7 more" is the longest line); then every
+    # seat's name and standing is on screen and whole, in its short form where the whole one
+    # would not fit ("need 7"), the whole one in its title.
+    desk.query_selector_all(".bid-button:not([disabled])")[-1].click()
+    for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
+                       (flat, "seven-players-phone-landscape.png")):
+        page.wait_for_function("() => [...document.querySelectorAll('.felt .seat-standing')]"
+                               ".filter(n => n.textContent.trim()).length === 7", timeout=30_000)
+        lines = page.eval_on_selector_all(".felt .seat-name, .felt .seat-standing", """nodes => nodes.map(n => {
+            const r = n.getBoundingClientRect();
+            return {cls: n.className, text: n.textContent, title: n.title, scroll: n.scrollWidth, client: n.clientWidth,
+                    shown: r.width > 0 && r.height > 0 && getComputedStyle(n).visibility === 'visible'
+                           && getComputedStyle(n).display !== 'none',
+                    inside: r.left >= -1 && r.right <= innerWidth + 1 && r.top >= -1 && r.bottom <= innerHeight + 1};
+        })""")
+        assert len(lines) == 14, (name, lines)
+        for line in lines:
+            assert line["shown"] and line["inside"] and line["text"].strip(), (name, line)
+            assert line["scroll"] <= line["client"], (name, line)  # nothing cut off ("needs 2 …")
+            if "compact" in line["cls"]:
+                assert line["title"] and line["title"] != line["text"], (name, line)
+        seats = boxes(page, ".felt .seat")
+        for i, seat in enumerate(seats):
+            for other in seats[i + 1:]:
+                assert not overlap(seat, other), (name, seat, other)
         shot(page, name)
+    # A desktop has the room for the whole words.
+    assert desk.query_selector(".felt .seat-standing.compact") is None
+    # The mark of a deal with this player's randomness in it is a drawn icon, not a font glyph
+    # some systems lack (it was an empty box).
+    icon = desk.wait_for_selector("#fair-mark svg.fair-icon", timeout=5000).bounding_box()
+    assert icon["width"] >= 14 and icon["height"] >= 14, icon
 
 
 def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages: Pages) -> None:
