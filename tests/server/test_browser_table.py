@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import re
 import tempfile
@@ -306,6 +307,198 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
     # some systems lack (it was an empty box).
     icon = desk.wait_for_selector("#fair-mark svg.fair-icon", timeout=5000).bounding_box()
     assert icon["width"] >= 14 and icon["height"] >= 14, icon
+
+
+SERVER_STATE = """async ([code, token]) => await new Promise((resolve, reject) => {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    const timer = setTimeout(() => { ws.close(); reject(new Error('no state')); }, 8000);
+    ws.onopen = () => ws.send(JSON.stringify({type: 'hello', table: code, token, lang: 'en'}));
+    ws.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'state' && message.full) { clearTimeout(timer); ws.close(); resolve(message.changes); }
+    };
+})"""
+"""The game as the server sends it to ``token``'s seat now (a second connection of the page)."""
+
+
+def server_state(page: Any, code: str, token: str) -> dict[str, Any]:
+    return dict(page.evaluate(SERVER_STATE, [code, token]))
+
+
+def text_of(page: Any, selector: str) -> str:
+    return " ".join(str(page.evaluate(f"() => (document.querySelector({selector!r}) || {{}}).innerText || ''")).split())
+
+
+def shows(page: Any, selector: str, expected: str, timeout_ms: int = 5000) -> None:
+    """Wait until ``selector``'s text (spaces collapsed) is ``expected``; fail with what it is."""
+    with contextlib.suppress(Exception):
+        page.wait_for_function("([selector, expected]) => ((document.querySelector(selector) || {}).innerText || '')"
+                               ".split(/\\s+/).filter(Boolean).join(' ') === expected", arg=[selector, expected],
+                               timeout=timeout_ms)
+    assert text_of(page, selector) == expected, (selector, text_of(page, selector), expected)
+
+
+def standing_words(state: dict[str, Any], seat: int) -> str:
+    """A seat's standing in the hand as issue 14 words it: needs N more / made / over by N."""
+    bid, tricks = state["bids"][seat], state["tricks_won"][seat]
+    if bid is None:
+        return "has bid" if state["has_bid"][seat] else ""
+    left = state["hand_size"] - sum(state["tricks_won"])
+    if tricks > bid:
+        return f"over by {tricks - bid}"
+    if tricks == bid:
+        return "made"
+    return "missed" if bid - tricks > left else f"needs {bid - tricks} more"
+
+
+def centre_of(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["w"] / 2, box["y"] + box["h"] / 2
+
+
+# Counts every sound the page starts (Web Audio sources and <audio> elements) in window.__played.
+COUNT_SOUNDS = """
+window.__played = 0;
+for (const kind of ['OscillatorNode', 'AudioBufferSourceNode']) {
+    const proto = window[kind] && window[kind].prototype;
+    if (!proto) continue;
+    const start = proto.start;
+    proto.start = function (...args) { window.__played += 1; return start.apply(this, args); };
+}
+const play = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function (...args) { window.__played += 1; return play.apply(this, args); };
+"""
+
+# Follows a finished trick's sweep: how far each of its cards is from the winner's seat when the
+# sweep starts and at the nearest point it reaches.
+FOLLOW_SWEEP = """async () => {
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const middle = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const far = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+    for (let i = 0; i < 600; i++) {
+        const nodes = [...document.querySelectorAll('.trick .played.collecting')];
+        const winner = document.querySelector('.trick .played.collecting.winner');
+        if (winner && nodes.some((n) => n.getAnimations().some((a) => a.id !== 'flip' && a.playState === 'running'))) {
+            const seat = document.querySelector(`.felt .seat[data-seat="${winner.dataset.seat}"]`);
+            const target = middle(seat);
+            const start = nodes.map((n) => far(middle(n), target));
+            const nearest = [...start];
+            for (let j = 0; j < 60 && nodes.some((n) => n.isConnected && n.getAnimations().length); j++) {
+                nodes.forEach((n, k) => {
+                    if (n.isConnected) nearest[k] = Math.min(nearest[k], far(middle(n), target));
+                });
+                await wait(15);
+            }
+            return {start, nearest, seats: nodes.map((n) => n.dataset.seat), winner: winner.dataset.seat};
+        }
+        await wait(10);
+    }
+    return null;
+}"""
+
+
+def test_what_a_player_sees_at_a_glance(server: ServerProcess, pages: Pages) -> None:
+    """Checked against the game as the server has it at each of this player's turns: the seats
+    clockwise from here, the running total of the bids and its verdict, each seat's standing,
+    the playable cards raised and the others dimmed, each card in front of its player, a finished
+    trick sliding to its winner; sounds off until switched on; the four-colour deck."""
+    page = pages.new()
+    page.add_init_script(COUNT_SOUNDS)
+    code = create_table(page, server.url, ["basic"] * 3, max_size=4)
+    token = my_token(page, code)
+    page.wait_for_selector(MY_MOVE, timeout=30_000)
+    assert page.evaluate("() => (JSON.parse(localStorage.getItem('ohhell.prefs') || '{}').sound ?? false)") is False
+    me = server_state(page, code, token)["seat"]
+    # Seats clockwise in seat order from here at the bottom: bottom, left, top, right.
+    felt = centre_of(boxes(page, ".felt")[0])
+    angles = []
+    for k in range(4):
+        seat = centre_of(boxes(page, f'.felt .seat[data-seat="{(me + k) % 4}"]')[0])
+        angles.append(math.degrees(math.atan2(seat[1] - felt[1], seat[0] - felt[0])) % 360)
+    assert [round(a / 90) % 4 for a in angles] == [1, 2, 3, 0], angles  # y grows downwards: 90° is down
+    verdicts: set[str] = set()
+    mixed = swept = placed = 0
+    for _ in range(80):
+        dismiss_summary(page)
+        page.wait_for_selector(f"{MY_MOVE}, #game-over", timeout=30_000)
+        if page.query_selector("#game-over"):
+            break
+        state = server_state(page, code, token)
+        if state["turn"] != me or not state["legal_actions"]:
+            page.wait_for_timeout(50)
+            continue
+        bids = [b for b in state["bids"] if b is not None]
+        if bids:
+            total = f"Bids {sum(bids)} of {state['hand_size']}"
+            if len(bids) == 4:
+                diff = sum(bids) - state["hand_size"]
+                verdict = f"under by {-diff}" if diff < 0 else f"over by {diff}" if diff > 0 else "even"
+                total += " · " + verdict
+                verdicts.add(verdict.split()[0])
+            shows(page, "#bids-total", total)
+        else:
+            assert page.query_selector("#bids-total") is None
+        for seat in range(4):
+            shows(page, f'.felt .seat[data-seat="{seat}"] .seat-standing', standing_words(state, seat))
+            if state["bids"][seat] is not None:
+                numbers = f"{state['tricks_won'][seat]}/{state['bids'][seat]}"
+                shows(page, f'.felt .seat[data-seat="{seat}"] .bid-tricks', numbers)
+        if state["phase"] == "playing":
+            legal = {a["card"] for a in state["legal_actions"]}
+            page.wait_for_timeout(300)  # the cards end their lift
+            cards = page.eval_on_selector_all("#hand .card", """nodes => nodes.map(n => ({
+                card: n.dataset.card, cls: n.className, lift: new DOMMatrix(getComputedStyle(n).transform).m42,
+                filter: getComputedStyle(n).filter}))""")
+            assert {c["card"] for c in cards} == set(state["hand"])
+            for c in cards:
+                if c["card"] in legal:
+                    assert "legal" in c["cls"] and "dim" not in c["cls"] and c["lift"] < -10, c
+                else:
+                    assert "dim" in c["cls"] and "legal" not in c["cls"] and c["lift"] > -6, c
+                    assert "brightness" in c["filter"], c
+            mixed += 0 < len(legal) < len(cards)
+            # Each card of the trick lies in front of its player: nearer that seat than any other.
+            seats = {s: centre_of(boxes(page, f'.felt .seat[data-seat="{s}"]')[0]) for s in range(4)}
+            for seat, _card in state["current_trick"]:
+                spot = centre_of(boxes(page, f'.trick .played:not(.collecting)[data-seat="{seat}"]')[0])
+                nearest = min(seats, key=lambda s: math.dist(seats[s], spot))
+                assert nearest == seat, (seat, spot, seats)
+                placed += 1
+            move_once(page)
+            # The trick ends without this player: it stays a moment, then slides to its winner.
+            followed = page.evaluate(FOLLOW_SWEEP)
+            if followed:
+                for start, nearest in zip(followed["start"], followed["nearest"], strict=True):
+                    assert nearest < start * 0.6 or start < 40, followed
+                swept += 1
+        else:
+            move_once(page)
+        if mixed and swept >= 2 and placed >= 3 and len(verdicts) >= 2:
+            break
+    assert mixed and swept >= 2 and placed >= 3 and verdicts, (mixed, swept, placed, verdicts)
+    # No sound was made: they are off until switched on. Switched on, the next card is heard.
+    assert page.evaluate("window.__played") == 0
+    dismiss_summary(page)
+    page.click("#show-settings")
+    assert not page.is_checked("#pref-sound")
+    page.check("#pref-sound")
+    play_until([page], "window.__played > 0", timeout_s=30)
+    # The four-colour deck: a card of each suit in its colour, then the usual two colours.
+    page.check("#pref-four-colour")
+    colours = """() => Object.fromEntries(['S', 'H', 'D', 'C'].map((suit) => {
+        const card = document.createElement('button');
+        card.className = 'card suit-' + suit;
+        document.querySelector('#hand').append(card);
+        const colour = getComputedStyle(card).color;
+        card.remove();
+        return [suit, colour];
+    }))"""
+    black, red, blue, green = "rgb(22, 22, 22)", "rgb(198, 40, 40)", "rgb(20, 86, 200)", "rgb(27, 122, 49)"
+    assert page.evaluate(colours) == {"S": black, "H": red, "D": blue, "C": green}
+    for card in page.query_selector_all("#hand .card"):  # and the hand's real cards agree
+        suit = card.get_attribute("data-card")[-1]
+        assert card.evaluate("n => getComputedStyle(n).color") == {"S": black, "H": red, "D": blue, "C": green}[suit]
+    page.uncheck("#pref-four-colour")
+    assert page.evaluate(colours) == {"S": black, "H": red, "D": red, "C": black}
 
 
 def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages: Pages) -> None:
