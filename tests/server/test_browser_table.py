@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 
 from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
-from ohhell.server import protocol
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="ohhell-table-shots-"))
@@ -36,11 +35,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
                    "has_touch": True}
 MY_MOVE = ".bid-button:not([disabled]), #hand button.card.legal"
-
-# Which of the planned server features (docs/team PROTOCOL-PLAN) this server has: the browser
-# tests of those features wait for them.
-SERVER_HAS_CHAT = "chat" in protocol.CLIENT_TYPES
-SERVER_HAS_REMATCH = "rematch" in protocol.CLIENT_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -200,17 +194,30 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
     play_until([ann, bob], "document.querySelectorAll('.trick .played').length >= 2")
     shot(ann, "table-people-mid-trick.png")
     # Chat between the players and the spectator; text is shown as text.
-    if SERVER_HAS_CHAT:
-        ann.click("#show-chat")
-        ann.fill("#chat-input", "<b>good luck</b>")
-        ann.press("#chat-input", "Enter")
-        for page in (bob, watcher):
-            page.wait_for_function("() => document.querySelector('#show-chat .badge-count')")
-            page.click("#show-chat")
-            page.wait_for_selector("#chat .chat-text")
-            assert page.inner_text("#chat .chat-text") == "<b>good luck</b>"
-            assert page.query_selector("#chat .chat-text b") is None
-        watcher.click("#show-chat")
+    ann.click("#show-chat")
+    ann.fill("#chat-input", "<b>good luck</b>")
+    ann.press("#chat-input", "Enter")
+    for page in (bob, watcher):
+        page.wait_for_function("() => document.querySelector('#show-chat .badge-count')")
+        page.click("#show-chat")
+        page.wait_for_selector("#chat .chat-text")
+        assert page.inner_text("#chat .chat-text") == "<b>good luck</b>"
+        assert page.query_selector("#chat .chat-text b") is None
+    # Bob mutes Ann (a tap on her name): her next line reaches the spectator, not Bob.
+    bob.click("#chat .chat-name:has-text('Ann')")
+    bob.wait_for_selector("#chat .chat-text", state="detached")
+    ann.fill("#chat-input", "second line")
+    ann.press("#chat-input", "Enter")
+    watcher.wait_for_function("() => document.querySelectorAll('#chat .chat-text').length === 2")
+    assert bob.query_selector_all("#chat .chat-text") == []
+    bob.click("#chat button[title^='Show the messages of Ann']")  # and back: both lines are there again
+    bob.wait_for_function("() => document.querySelectorAll('#chat .chat-text').length === 2")
+    # A reaction tapped by Ann rises over her seat in Bob's browser.
+    ann.click(".reaction-button:has-text('🔥')")
+    bob.wait_for_selector(".felt .seat:has(.seat-name:text-is('Ann')) .reaction:has-text('🔥')", timeout=5000)
+    watcher.click("#show-chat")
+    bob.click("#show-chat")
+    ann.click("#show-chat")
     play_until([ann, bob], GAME_OVER, timeout_s=90)
     bob.wait_for_selector("#game-over")
     watcher.wait_for_selector("#game-over")
@@ -223,8 +230,6 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         felt = boxes(page, ".felt")[0]
         over = boxes(page, "#game-over")[0]
         assert over["y"] >= felt["y"] + felt["h"] - 1, (felt, over)
-    if ann.query_selector("#drawer-chat"):
-        ann.click("#show-chat")  # close the chat for the picture
     ann.wait_for_selector(".trick .played", state="detached", timeout=5000)  # the last trick went to its winner
     shot(ann, "game-over.png", full_page=True)
     totals = ann.eval_on_selector_all(".places li b", "nodes => nodes.map(n => Number(n.textContent))")
@@ -234,8 +239,6 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         shared = totals.count(total) > 1
         assert ("(shared)" in places[i]) == shared, (totals, places)
     assert ann.query_selector("#rematch") and bob.query_selector("#rematch") is None  # only the host
-    if not SERVER_HAS_REMATCH:
-        pytest.skip("rematch waits for the server's `rematch` message (PROTOCOL-PLAN.md)")
     ann.click("#rematch")
     for page in (ann, bob):
         page.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"), timeout=30_000)
@@ -603,11 +606,20 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
 
 def test_the_turn_timer_shows_warns_and_plays(server: ServerProcess, pages: Pages) -> None:
     page = pages.new()
-    create_table(page, server.url, ["basic"] * 3, timer=3)
+    create_table(page, server.url, ["basic"] * 3, timer=9)
     page.wait_for_selector(".seat.bottom .timer-ring", timeout=30_000)
-    page.wait_for_selector(".seat.bottom .timer-ring.warn", timeout=10_000)  # red before it runs out
-    version = page.evaluate("() => document.querySelector('#bids-total') ? 1 : 0")
-    assert version in (0, 1)
+    started = page.evaluate("Date.now()")
+    # Green while there is time (it warns in the last 5 seconds of the 9)...
+    assert page.query_selector(".seat.bottom .timer-ring.warn") is None
+    page.wait_for_timeout(1000)
+    assert page.query_selector(".seat.bottom .timer-ring.warn") is None
+    left = page.evaluate("() => Number(document.querySelector('.seat.bottom .timer-left')"
+                         ".getAttribute('stroke-dashoffset'))")
+    assert left > 0, left  # the ring shrinks as the time goes
+    # ...and red before it runs out: still this seat's turn, the server has not moved for it.
+    page.wait_for_selector(".seat.bottom .timer-ring.warn", timeout=10_000)
+    assert page.evaluate("Date.now()") - started < 8500
+    assert page.query_selector(".seat.bottom.acting") and page.query_selector(MY_MOVE)
     # Nobody acts: when the time is up the server moves for this seat and the game goes on.
     page.wait_for_function("() => document.querySelector('.seat.bottom .bid-tricks') && "
                            "!document.querySelector('.seat.bottom .bid-tricks').textContent.includes('–')",
