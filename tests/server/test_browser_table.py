@@ -246,9 +246,13 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
     assert ann.url.rsplit("/", 1)[1] == bob.url.rsplit("/", 1)[1]
 
 
-def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: Pages) -> None:
+@pytest.mark.parametrize(("count", "preset"), [(7, "classic"), (6, "ne-blackout"), (3, "classic")])
+def test_three_to_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: Pages, count: int,
+                                                           preset: str) -> None:
+    """Every seat, its name and its standing whole and on the screen, the hand in one row and the
+    bids above the fold, on a desktop, a phone and a phone on its side (6 seats: NE-Blackout's)."""
     desk = pages.new()
-    code = create_table(desk, server.url, ["basic"] * 6, max_size=None)
+    code = create_table(desk, server.url, ["basic"] * (count - 1), max_size=None, preset=preset)
     desk.wait_for_selector(MY_MOVE, timeout=30_000)
     token = my_token(desk, code)
     phone = pages.new(**PHONE)
@@ -258,11 +262,12 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
         keep_seat(page, code, token, "Ann")
         page.goto(f"{server.url}/t/{code}")
         page.wait_for_selector("#hand .card")
-    for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
-                       (flat, "seven-players-phone-landscape.png")):
+    views = ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
+             (flat, "seven-players-phone-landscape.png"))
+    for page, name in views:
         settle(page)
         seats = boxes(page, ".felt .seat")
-        assert len(seats) == 7
+        assert len(seats) == count
         width, height = page.viewport_size["width"], page.viewport_size["height"]
         for i, seat in enumerate(seats):
             assert seat["x"] >= -1 and seat["x"] + seat["w"] <= width + 1, (name, i, seat)
@@ -270,9 +275,9 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
                 assert not overlap(seat, other), (name, seat, other)
         names = boxes(page, ".felt .seat-name")
         assert all(box["w"] > 30 for box in names)
-        # The hand (7 cards here) is one row inside the screen, the bid buttons above the fold.
+        # The hand is one row inside the screen, the bid buttons above the fold.
         cards = boxes(page, "#hand .card")
-        assert len(cards) == 7
+        assert len(cards) == server_state(page, code, token)["hand_size"]
         assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30, name
         assert min(c["x"] for c in cards) >= 0 and max(c["x"] + c["w"] for c in cards) <= width + 1, name
         for button in boxes(page, ".bid-button"):
@@ -282,10 +287,9 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
     # seat's name and standing is on screen and whole, in its short form where the whole one
     # would not fit ("need 7"), the whole one in its title.
     desk.query_selector_all(".bid-button:not([disabled])")[-1].click()
-    for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
-                       (flat, "seven-players-phone-landscape.png")):
-        page.wait_for_function("() => [...document.querySelectorAll('.felt .seat-standing')]"
-                               ".filter(n => n.textContent.trim()).length === 7", timeout=30_000)
+    for page, name in views:
+        page.wait_for_function(f"() => [...document.querySelectorAll('.felt .seat-standing')]"
+                               f".filter(n => n.textContent.trim()).length === {count}", timeout=30_000)
         lines = page.eval_on_selector_all(".felt .seat-name, .felt .seat-standing", """nodes => nodes.map(n => {
             const r = n.getBoundingClientRect();
             return {cls: n.className, text: n.textContent, title: n.title, scroll: n.scrollWidth, client: n.clientWidth,
@@ -293,7 +297,7 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
                            && getComputedStyle(n).display !== 'none',
                     inside: r.left >= -1 && r.right <= innerWidth + 1 && r.top >= -1 && r.bottom <= innerHeight + 1};
         })""")
-        assert len(lines) == 14, (name, lines)
+        assert len(lines) == 2 * count, (name, lines)
         for line in lines:
             assert line["shown"] and line["inside"] and line["text"].strip(), (name, line)
             assert line["scroll"] <= line["client"], (name, line)  # nothing cut off ("needs 2 …")
@@ -303,13 +307,31 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
         for i, seat in enumerate(seats):
             for other in seats[i + 1:]:
                 assert not overlap(seat, other), (name, seat, other)
-        shot(page, name)
+        if count == 7:
+            shot(page, name)
+        elif page is phone:
+            shot(page, {3: "three-players-phone.png", 6: "six-players-ne-blackout-phone.png"}[count])
     # A desktop has the room for the whole words.
     assert desk.query_selector(".felt .seat-standing.compact") is None
     # The mark of a deal with this player's randomness in it is a drawn icon, not a font glyph
     # some systems lack (it was an empty box).
     icon = desk.wait_for_selector("#fair-mark svg.fair-icon", timeout=5000).bounding_box()
     assert icon["width"] >= 14 and icon["height"] >= 14, icon
+    # The score sheet on a phone: no sideways page, the hand column stays when the players scroll.
+    dismiss_summary(phone)
+    phone.click("#show-sheet")
+    phone.wait_for_selector("#sheet .score-table thead th")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate("document.querySelector('.drawer').getBoundingClientRect().right") <= 391
+    sticky = phone.eval_on_selector("#sheet .score-table thead th.sticky", "n => getComputedStyle(n).position")
+    assert sticky == "sticky"
+    assert len(phone.query_selector_all("#sheet .score-table thead th")) == count + 1
+    phone.eval_on_selector("#sheet .sheet-scroll", "n => { n.scrollLeft = n.scrollWidth; }")
+    frame = boxes(phone, "#sheet .sheet-scroll")[0]
+    corner = boxes(phone, "#sheet .score-table thead th.sticky")[0]
+    assert abs(corner["x"] - frame["x"]) <= 2, (corner, frame)
+    if count == 7:
+        shot(phone, "score-sheet-phone-7.png")
 
 
 SERVER_STATE = """async ([code, token]) => await new Promise((resolve, reject) => {
