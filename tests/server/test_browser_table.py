@@ -257,13 +257,14 @@ def test_three_to_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess
     token = my_token(desk, code)
     phone = pages.new(**PHONE)
     flat = pages.new(**PHONE_LANDSCAPE)
-    for page in (phone, flat):
+    russian = pages.new(locale="ru-RU", **PHONE)  # longer words: "нужно ещё 7"
+    for page in (phone, flat, russian):
         page.goto(server.url + "/")
         keep_seat(page, code, token, "Ann")
         page.goto(f"{server.url}/t/{code}")
         page.wait_for_selector("#hand .card")
     views = ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
-             (flat, "seven-players-phone-landscape.png"))
+             (flat, "seven-players-phone-landscape.png"), (russian, "seven-players-phone-ru.png"))
     for page, name in views:
         settle(page)
         seats = boxes(page, ".felt .seat")
