@@ -205,7 +205,6 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "needs_more": N_("needs %(n)d more"),
     "bid_made": N_("made"),
     "bid_missed": N_("missed"),
-    "over_by": N_("over by %(n)d"),
     "seat_bid_tricks": N_("bid %(bid)d, won %(tricks)d"),
     "bids_of": N_("Bids %(sum)d of %(size)d"),
     "bids_even": N_("even"),
@@ -384,6 +383,12 @@ CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
     # The sum of the bids against the cards ("Bids 9 of 10 · under by 1"), not a seat's tricks.
     "under_by": pgettext("sum of bids", "under by %(n)d"),
     "over_by_bids": pgettext("sum of bids", "over by %(n)d"),
+    # A seat's standing in the hand when the whole line does not fit under its name (a phone,
+    # 6 or 7 seats): "need 2" for "needs 2 more", "over 1" for one trick more than the bid.
+    "needs_short": pgettext("a seat's standing, short", "need %(n)d"),
+    "over_short": pgettext("a seat's standing, short", "over %(n)d"),
+    # A seat that took more tricks than it bid ("over by 1"), not the sum of the bids.
+    "seat_over_by": pgettext("a seat's tricks", "over by %(n)d"),
 }
 """Client texts that need a context: (context, English source text) by key."""
 

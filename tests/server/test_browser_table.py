@@ -1,9 +1,12 @@
 """The card table in a real headless Chromium (Debian's), driven by Playwright: a whole game of
-two people, two bots and a spectator (chat and rematch included), seven seats on a desktop and
-on a phone, a 13-card hand on a phone, a reload in the middle of a trick, the turn timer,
-keyboard-only play, animation (and none under reduced motion), updates that keep focus and
-open panels, and axe-core's accessibility check of the lobby, the table, the score sheet and
-the history.
+two people, two bots and a spectator (chat with a mute, a reaction, the rematch), 3, 6 and 7
+seats on a desktop and on a phone (every name and standing whole), what a player sees at a
+glance checked against the server's state (seats clockwise, the bids total and its verdict,
+each seat's standing, playable cards raised, cards in front of their players, the trick going
+to its winner, sounds off by default, the four-colour deck), a 13-card hand on a phone, a
+reload in the middle of a trick, the turn timer, keyboard-only play, animation (and none under
+reduced motion), updates that keep focus and open panels, and axe-core's accessibility check of
+the lobby, the table, the score sheet and the history.
 
 Tables are made through the HTTP API and the seat's token put in localStorage, as the lobby
 does (the lobby form itself is covered by test_browser.py); every game is short (hands of at
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import re
 import tempfile
@@ -24,7 +28,6 @@ from typing import Any
 import pytest
 
 from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
-from ohhell.server import protocol
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="ohhell-table-shots-"))
@@ -35,11 +38,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
                    "has_touch": True}
 MY_MOVE = ".bid-button:not([disabled]), #hand button.card.legal"
-
-# Which of the planned server features (docs/team PROTOCOL-PLAN) this server has: the browser
-# tests of those features wait for them.
-SERVER_HAS_CHAT = "chat" in protocol.CLIENT_TYPES
-SERVER_HAS_REMATCH = "rematch" in protocol.CLIENT_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -199,17 +197,30 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
     play_until([ann, bob], "document.querySelectorAll('.trick .played').length >= 2")
     shot(ann, "table-people-mid-trick.png")
     # Chat between the players and the spectator; text is shown as text.
-    if SERVER_HAS_CHAT:
-        ann.click("#show-chat")
-        ann.fill("#chat-input", "<b>good luck</b>")
-        ann.press("#chat-input", "Enter")
-        for page in (bob, watcher):
-            page.wait_for_function("() => document.querySelector('#show-chat .badge-count')")
-            page.click("#show-chat")
-            page.wait_for_selector("#chat .chat-text")
-            assert page.inner_text("#chat .chat-text") == "<b>good luck</b>"
-            assert page.query_selector("#chat .chat-text b") is None
-        watcher.click("#show-chat")
+    ann.click("#show-chat")
+    ann.fill("#chat-input", "<b>good luck</b>")
+    ann.press("#chat-input", "Enter")
+    for page in (bob, watcher):
+        page.wait_for_function("() => document.querySelector('#show-chat .badge-count')")
+        page.click("#show-chat")
+        page.wait_for_selector("#chat .chat-text")
+        assert page.inner_text("#chat .chat-text") == "<b>good luck</b>"
+        assert page.query_selector("#chat .chat-text b") is None
+    # Bob mutes Ann (a tap on her name): her next line reaches the spectator, not Bob.
+    bob.click("#chat .chat-name:has-text('Ann')")
+    bob.wait_for_selector("#chat .chat-text", state="detached")
+    ann.fill("#chat-input", "second line")
+    ann.press("#chat-input", "Enter")
+    watcher.wait_for_function("() => document.querySelectorAll('#chat .chat-text').length === 2")
+    assert bob.query_selector_all("#chat .chat-text") == []
+    bob.click("#chat button[title^='Show the messages of Ann']")  # and back: both lines are there again
+    bob.wait_for_function("() => document.querySelectorAll('#chat .chat-text').length === 2")
+    # A reaction tapped by Ann rises over her seat in Bob's browser.
+    ann.click(".reaction-button:has-text('🔥')")
+    bob.wait_for_selector(".felt .seat:has(.seat-name:text-is('Ann')) .reaction:has-text('🔥')", timeout=5000)
+    watcher.click("#show-chat")
+    bob.click("#show-chat")
+    ann.click("#show-chat")
     play_until([ann, bob], GAME_OVER, timeout_s=90)
     bob.wait_for_selector("#game-over")
     watcher.wait_for_selector("#game-over")
@@ -222,8 +233,6 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         felt = boxes(page, ".felt")[0]
         over = boxes(page, "#game-over")[0]
         assert over["y"] >= felt["y"] + felt["h"] - 1, (felt, over)
-    if ann.query_selector("#drawer-chat"):
-        ann.click("#show-chat")  # close the chat for the picture
     ann.wait_for_selector(".trick .played", state="detached", timeout=5000)  # the last trick went to its winner
     shot(ann, "game-over.png", full_page=True)
     totals = ann.eval_on_selector_all(".places li b", "nodes => nodes.map(n => Number(n.textContent))")
@@ -233,8 +242,6 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         shared = totals.count(total) > 1
         assert ("(shared)" in places[i]) == shared, (totals, places)
     assert ann.query_selector("#rematch") and bob.query_selector("#rematch") is None  # only the host
-    if not SERVER_HAS_REMATCH:
-        pytest.skip("rematch waits for the server's `rematch` message (PROTOCOL-PLAN.md)")
     ann.click("#rematch")
     for page in (ann, bob):
         page.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"), timeout=30_000)
@@ -242,23 +249,29 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
     assert ann.url.rsplit("/", 1)[1] == bob.url.rsplit("/", 1)[1]
 
 
-def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: Pages) -> None:
+@pytest.mark.parametrize(("count", "preset"), [(7, "classic"), (6, "ne-blackout"), (3, "classic")])
+def test_three_to_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: Pages, count: int,
+                                                           preset: str) -> None:
+    """Every seat, its name and its standing whole and on the screen, the hand in one row and the
+    bids above the fold, on a desktop, a phone and a phone on its side (6 seats: NE-Blackout's)."""
     desk = pages.new()
-    code = create_table(desk, server.url, ["basic"] * 6, max_size=None)
+    code = create_table(desk, server.url, ["basic"] * (count - 1), max_size=None, preset=preset)
     desk.wait_for_selector(MY_MOVE, timeout=30_000)
     token = my_token(desk, code)
     phone = pages.new(**PHONE)
     flat = pages.new(**PHONE_LANDSCAPE)
-    for page in (phone, flat):
+    russian = pages.new(locale="ru-RU", **PHONE)  # longer words: "нужно ещё 7"
+    for page in (phone, flat, russian):
         page.goto(server.url + "/")
         keep_seat(page, code, token, "Ann")
         page.goto(f"{server.url}/t/{code}")
         page.wait_for_selector("#hand .card")
-    for page, name in ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
-                       (flat, "seven-players-phone-landscape.png")):
+    views = ((desk, "seven-players.png"), (phone, "seven-players-phone.png"),
+             (flat, "seven-players-phone-landscape.png"), (russian, "seven-players-phone-ru.png"))
+    for page, name in views:
         settle(page)
         seats = boxes(page, ".felt .seat")
-        assert len(seats) == 7
+        assert len(seats) == count
         width, height = page.viewport_size["width"], page.viewport_size["height"]
         for i, seat in enumerate(seats):
             assert seat["x"] >= -1 and seat["x"] + seat["w"] <= width + 1, (name, i, seat)
@@ -266,15 +279,264 @@ def test_seven_seats_fit_on_a_desktop_and_a_phone(server: ServerProcess, pages: 
                 assert not overlap(seat, other), (name, seat, other)
         names = boxes(page, ".felt .seat-name")
         assert all(box["w"] > 30 for box in names)
-        # The hand (7 cards here) is one row inside the screen, the bid buttons above the fold.
+        # The hand is one row inside the screen, the bid buttons above the fold.
         cards = boxes(page, "#hand .card")
-        assert len(cards) == 7
+        assert len(cards) == server_state(page, code, token)["hand_size"]
         assert max(c["y"] for c in cards) - min(c["y"] for c in cards) < 30, name
         assert min(c["x"] for c in cards) >= 0 and max(c["x"] + c["w"] for c in cards) <= width + 1, name
         for button in boxes(page, ".bid-button"):
             assert button["y"] + button["h"] <= height, (name, button)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shot(page, name)
+    # Everybody bids (this seat the most it may: "needs 7 more" is the longest line); then every
+    # seat's name and standing is on screen and whole, in its short form where the whole one
+    # would not fit ("need 7"), the whole one in its title.
+    desk.query_selector_all(".bid-button:not([disabled])")[-1].click()
+    for page, name in views:
+        page.wait_for_function(f"() => [...document.querySelectorAll('.felt .seat-standing')]"
+                               f".filter(n => n.textContent.trim()).length === {count}", timeout=30_000)
+        lines = page.eval_on_selector_all(".felt .seat-name, .felt .seat-standing", """nodes => nodes.map(n => {
+            const r = n.getBoundingClientRect();
+            return {cls: n.className, text: n.textContent, title: n.title, scroll: n.scrollWidth, client: n.clientWidth,
+                    shown: r.width > 0 && r.height > 0 && getComputedStyle(n).visibility === 'visible'
+                           && getComputedStyle(n).display !== 'none',
+                    inside: r.left >= -1 && r.right <= innerWidth + 1 && r.top >= -1 && r.bottom <= innerHeight + 1};
+        })""")
+        assert len(lines) == 2 * count, (name, lines)
+        for line in lines:
+            assert line["shown"] and line["inside"] and line["text"].strip(), (name, line)
+            assert line["scroll"] <= line["client"], (name, line)  # nothing cut off ("needs 2 …")
+            if "compact" in line["cls"]:
+                assert line["title"] and line["title"] != line["text"], (name, line)
+        seats = boxes(page, ".felt .seat")
+        for i, seat in enumerate(seats):
+            for other in seats[i + 1:]:
+                assert not overlap(seat, other), (name, seat, other)
+        if count == 7:
+            shot(page, name)
+        elif page is phone:
+            shot(page, {3: "three-players-phone.png", 6: "six-players-ne-blackout-phone.png"}[count])
+    # A desktop has the room for the whole words.
+    assert desk.query_selector(".felt .seat-standing.compact") is None
+    # The mark of a deal with this player's randomness in it is a drawn icon, not a font glyph
+    # some systems lack (it was an empty box).
+    icon = desk.wait_for_selector("#fair-mark svg.fair-icon", timeout=5000).bounding_box()
+    assert icon["width"] >= 14 and icon["height"] >= 14, icon
+    # The score sheet on a phone: no sideways page, the hand column stays when the players scroll.
+    dismiss_summary(phone)
+    phone.click("#show-sheet")
+    phone.wait_for_selector("#sheet .score-table thead th")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate("document.querySelector('.drawer').getBoundingClientRect().right") <= 391
+    sticky = phone.eval_on_selector("#sheet .score-table thead th.sticky", "n => getComputedStyle(n).position")
+    assert sticky == "sticky"
+    assert len(phone.query_selector_all("#sheet .score-table thead th")) == count + 1
+    phone.eval_on_selector("#sheet .sheet-scroll", "n => { n.scrollLeft = n.scrollWidth; }")
+    frame = boxes(phone, "#sheet .sheet-scroll")[0]
+    corner = boxes(phone, "#sheet .score-table thead th.sticky")[0]
+    assert abs(corner["x"] - frame["x"]) <= 2, (corner, frame)
+    if count == 7:
+        shot(phone, "score-sheet-phone-7.png")
+
+
+SERVER_STATE = """async ([code, token]) => await new Promise((resolve, reject) => {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    const timer = setTimeout(() => { ws.close(); reject(new Error('no state')); }, 8000);
+    ws.onopen = () => ws.send(JSON.stringify({type: 'hello', table: code, token, lang: 'en'}));
+    ws.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === 'state' && message.full) { clearTimeout(timer); ws.close(); resolve(message.changes); }
+    };
+})"""
+"""The game as the server sends it to ``token``'s seat now (a second connection of the page)."""
+
+
+def server_state(page: Any, code: str, token: str) -> dict[str, Any]:
+    return dict(page.evaluate(SERVER_STATE, [code, token]))
+
+
+def text_of(page: Any, selector: str) -> str:
+    return " ".join(str(page.evaluate(f"() => (document.querySelector({selector!r}) || {{}}).innerText || ''")).split())
+
+
+def shows(page: Any, selector: str, expected: str, timeout_ms: int = 5000) -> None:
+    """Wait until ``selector``'s text (spaces collapsed) is ``expected``; fail with what it is."""
+    with contextlib.suppress(Exception):
+        page.wait_for_function("([selector, expected]) => ((document.querySelector(selector) || {}).innerText || '')"
+                               ".split(/\\s+/).filter(Boolean).join(' ') === expected", arg=[selector, expected],
+                               timeout=timeout_ms)
+    assert text_of(page, selector) == expected, (selector, text_of(page, selector), expected)
+
+
+def standing_words(state: dict[str, Any], seat: int) -> str:
+    """A seat's standing in the hand as issue 14 words it: needs N more / made / over by N."""
+    bid, tricks = state["bids"][seat], state["tricks_won"][seat]
+    if bid is None:
+        return "has bid" if state["has_bid"][seat] else ""
+    left = state["hand_size"] - sum(state["tricks_won"])
+    if tricks > bid:
+        return f"over by {tricks - bid}"
+    if tricks == bid:
+        return "made"
+    return "missed" if bid - tricks > left else f"needs {bid - tricks} more"
+
+
+def centre_of(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["w"] / 2, box["y"] + box["h"] / 2
+
+
+# Counts every sound the page starts (Web Audio sources and <audio> elements) in window.__played.
+COUNT_SOUNDS = """
+window.__played = 0;
+for (const kind of ['OscillatorNode', 'AudioBufferSourceNode']) {
+    const proto = window[kind] && window[kind].prototype;
+    if (!proto) continue;
+    const start = proto.start;
+    proto.start = function (...args) { window.__played += 1; return start.apply(this, args); };
+}
+const play = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function (...args) { window.__played += 1; return play.apply(this, args); };
+"""
+
+# Catches a finished trick's sweep and looks at where its cards start and where the sweep takes
+# them (its first and last frame, read from the running animation itself, so a busy machine
+# cannot make it miss the middle): their distances to the winner's seat.
+FOLLOW_SWEEP = """async () => {
+    const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const middle = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const far = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+    const sweepOf = (n) => n.getAnimations().find((a) => a.id !== 'flip' && a.playState === 'running');
+    for (let i = 0; i < 600; i++) {
+        const nodes = [...document.querySelectorAll('.trick .played.collecting')];
+        const winner = document.querySelector('.trick .played.collecting.winner');
+        if (winner && nodes.length && nodes.every(sweepOf)) {
+            const target = middle(document.querySelector(`.felt .seat[data-seat="${winner.dataset.seat}"]`));
+            const start = [], end = [];
+            for (const node of nodes) {
+                const sweep = sweepOf(node);
+                sweep.pause();
+                const was = sweep.currentTime;
+                sweep.currentTime = 0;
+                start.push(far(middle(node), target));
+                sweep.currentTime = sweep.effect.getComputedTiming().duration;
+                end.push(far(middle(node), target));
+                sweep.currentTime = was;
+                sweep.play();
+            }
+            return {start, end, seats: nodes.map((n) => n.dataset.seat), winner: winner.dataset.seat};
+        }
+        await wait(10);
+    }
+    return null;
+}"""
+
+
+# The colour of a card of each suit, as the stylesheet paints it now (a card put in the hand).
+SUIT_COLOURS = """() => Object.fromEntries(['S', 'H', 'D', 'C'].map((suit) => {
+    const card = document.createElement('button');
+    card.className = 'card suit-' + suit;
+    document.querySelector('#hand').append(card);
+    const colour = getComputedStyle(card).color;
+    card.remove();
+    return [suit, colour];
+}))"""
+BLACK, RED, BLUE, GREEN = "rgb(22, 22, 22)", "rgb(198, 40, 40)", "rgb(20, 86, 200)", "rgb(27, 122, 49)"
+
+
+def test_what_a_player_sees_at_a_glance(server: ServerProcess, pages: Pages) -> None:
+    """Checked against the game as the server has it at each of this player's turns: the seats
+    clockwise from here, the running total of the bids and its verdict, each seat's standing,
+    the playable cards raised and the others dimmed, each card in front of its player, a finished
+    trick sliding to its winner; sounds off until switched on; the four-colour deck."""
+    page = pages.new()
+    page.add_init_script(COUNT_SOUNDS)
+    code = create_table(page, server.url, ["basic"] * 3, max_size=4)
+    token = my_token(page, code)
+    page.wait_for_selector(MY_MOVE, timeout=30_000)
+    assert page.evaluate("() => (JSON.parse(localStorage.getItem('ohhell.prefs') || '{}').sound ?? false)") is False
+    me = server_state(page, code, token)["seat"]
+    # Seats clockwise in seat order from here at the bottom: bottom, left, top, right.
+    felt = centre_of(boxes(page, ".felt")[0])
+    angles = []
+    for k in range(4):
+        seat = centre_of(boxes(page, f'.felt .seat[data-seat="{(me + k) % 4}"]')[0])
+        angles.append(math.degrees(math.atan2(seat[1] - felt[1], seat[0] - felt[0])) % 360)
+    assert [round(a / 90) % 4 for a in angles] == [1, 2, 3, 0], angles  # y grows downwards: 90° is down
+    verdicts: set[str] = set()
+    mixed = swept = placed = 0
+    for _ in range(80):
+        dismiss_summary(page)
+        page.wait_for_selector(f"{MY_MOVE}, #game-over", timeout=30_000)
+        if page.query_selector("#game-over"):
+            break
+        state = server_state(page, code, token)
+        if state["turn"] != me or not state["legal_actions"]:
+            page.wait_for_timeout(50)
+            continue
+        bids = [b for b in state["bids"] if b is not None]
+        if bids:
+            total = f"Bids {sum(bids)} of {state['hand_size']}"
+            if len(bids) == 4:
+                diff = sum(bids) - state["hand_size"]
+                verdict = f"under by {-diff}" if diff < 0 else f"over by {diff}" if diff > 0 else "even"
+                total += " · " + verdict
+                verdicts.add(verdict.split()[0])
+            shows(page, "#bids-total", total)
+        else:
+            assert page.query_selector("#bids-total") is None
+        for seat in range(4):
+            shows(page, f'.felt .seat[data-seat="{seat}"] .seat-standing', standing_words(state, seat))
+            if state["bids"][seat] is not None:
+                numbers = f"{state['tricks_won'][seat]}/{state['bids'][seat]}"
+                shows(page, f'.felt .seat[data-seat="{seat}"] .bid-tricks', numbers)
+        if state["phase"] == "playing":
+            legal = {a["card"] for a in state["legal_actions"]}
+            page.wait_for_timeout(300)  # the cards end their lift
+            cards = page.eval_on_selector_all("#hand .card", """nodes => nodes.map(n => ({
+                card: n.dataset.card, cls: n.className, lift: new DOMMatrix(getComputedStyle(n).transform).m42,
+                filter: getComputedStyle(n).filter}))""")
+            assert {c["card"] for c in cards} == set(state["hand"])
+            for c in cards:
+                if c["card"] in legal:
+                    assert "legal" in c["cls"] and "dim" not in c["cls"] and c["lift"] < -10, c
+                else:
+                    assert "dim" in c["cls"] and "legal" not in c["cls"] and c["lift"] > -6, c
+                    assert "brightness" in c["filter"], c
+            mixed += 0 < len(legal) < len(cards)
+            # Each card of the trick lies in front of its player: nearer that seat than any other.
+            seats = {s: centre_of(boxes(page, f'.felt .seat[data-seat="{s}"]')[0]) for s in range(4)}
+            for seat, _card in state["current_trick"]:
+                spot = centre_of(boxes(page, f'.trick .played:not(.collecting)[data-seat="{seat}"]')[0])
+                nearest = min(seats, key=lambda s: math.dist(seats[s], spot))
+                assert nearest == seat, (seat, spot, seats)
+                placed += 1
+            move_once(page)
+            # The trick ends without this player: it stays a moment, then slides to its winner.
+            followed = page.evaluate(FOLLOW_SWEEP)
+            if followed:
+                for start, end in zip(followed["start"], followed["end"], strict=True):
+                    # (it ends shrunk to under half its size, about its own corner: within 45 px)
+                    assert end < 45 and end < start / 2, followed
+                swept += 1
+        else:
+            move_once(page)
+        if mixed and swept >= 2 and placed >= 3 and verdicts:
+            break
+    assert mixed and swept >= 2 and placed >= 3 and verdicts, (mixed, swept, placed, verdicts)
+    # No sound was made: they are off until switched on. Switched on, the next card is heard.
+    assert page.evaluate("window.__played") == 0
+    dismiss_summary(page)
+    page.click("#show-settings")
+    assert not page.is_checked("#pref-sound")
+    page.check("#pref-sound")
+    play_until([page], "window.__played > 0", timeout_s=30)
+    # The four-colour deck: a card of each suit in its colour, then the usual two colours.
+    page.check("#pref-four-colour")
+    assert page.evaluate(SUIT_COLOURS) == {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}
+    for card in page.query_selector_all("#hand .card"):  # and the hand's real cards agree
+        suit = card.get_attribute("data-card")[-1]
+        assert card.evaluate("n => getComputedStyle(n).color") == {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}[suit]
+    page.uncheck("#pref-four-colour")
+    assert page.evaluate(SUIT_COLOURS) == {"S": BLACK, "H": RED, "D": RED, "C": BLACK}
 
 
 def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages: Pages) -> None:
@@ -379,11 +641,20 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
 
 def test_the_turn_timer_shows_warns_and_plays(server: ServerProcess, pages: Pages) -> None:
     page = pages.new()
-    create_table(page, server.url, ["basic"] * 3, timer=3)
+    create_table(page, server.url, ["basic"] * 3, timer=9)
     page.wait_for_selector(".seat.bottom .timer-ring", timeout=30_000)
-    page.wait_for_selector(".seat.bottom .timer-ring.warn", timeout=10_000)  # red before it runs out
-    version = page.evaluate("() => document.querySelector('#bids-total') ? 1 : 0")
-    assert version in (0, 1)
+    started = page.evaluate("Date.now()")
+    # Green while there is time (it warns in the last 5 seconds of the 9)...
+    assert page.query_selector(".seat.bottom .timer-ring.warn") is None
+    page.wait_for_timeout(1000)
+    assert page.query_selector(".seat.bottom .timer-ring.warn") is None
+    left = page.evaluate("() => Number(document.querySelector('.seat.bottom .timer-left')"
+                         ".getAttribute('stroke-dashoffset'))")
+    assert left > 0, left  # the ring shrinks as the time goes
+    # ...and red before it runs out: still this seat's turn, the server has not moved for it.
+    page.wait_for_selector(".seat.bottom .timer-ring.warn", timeout=10_000)
+    assert page.evaluate("Date.now()") - started < 8500
+    assert page.query_selector(".seat.bottom.acting") and page.query_selector(MY_MOVE)
     # Nobody acts: when the time is up the server moves for this seat and the game goes on.
     page.wait_for_function("() => document.querySelector('.seat.bottom .bid-tricks') && "
                            "!document.querySelector('.seat.bottom .bid-tricks').textContent.includes('–')",
@@ -413,11 +684,9 @@ def test_cards_move_and_updates_keep_focus_and_panels(server: ServerProcess, pag
     page.wait_for_function(f"() => document.querySelectorAll('.trick .played').length !== {versions}", timeout=10_000)
     assert page.evaluate("() => document.activeElement.id") == "pref-four-colour"
     assert page.query_selector("#drawer-settings")
-    page.keyboard.press("Space")  # the four-colour deck
+    page.keyboard.press("Space")  # the four-colour deck, by keyboard
     assert page.evaluate("() => document.documentElement.classList.contains('four-colour')")
-    diamond = page.query_selector("#hand .card.suit-D, .trick .card.suit-D")
-    if diamond:
-        assert diamond.evaluate("n => getComputedStyle(n).color") == "rgb(20, 86, 200)"  # blue diamonds
+    assert page.evaluate(SUIT_COLOURS) == {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}
     page.check("#pref-sound")  # sounds on: the next cards are heard (Web Audio), nothing breaks
     assert page.evaluate("() => JSON.parse(localStorage.getItem('ohhell.prefs')).sound") is True
     # Under prefers-reduced-motion nothing moves.

@@ -14,7 +14,11 @@ import websockets
 from wsclient import Client, create_table, join_table
 
 from conftest import LiveServer, run_async, start_server
+from ohhell.actions import Action, action_to_json
+from ohhell.bots import Bot, make_bot, strongest_bot
+from ohhell.server import tables
 from ohhell.server.store import Store
+from ohhell.views import SeatView
 
 ONE_HAND = {"schedule": "explicit", "hands": [[2, "turn-up"]]}
 
@@ -171,6 +175,60 @@ def test_a_timeout_costs_one_turn_and_two_in_a_row_bring_the_stand_in(tmp_path: 
             await ann.wait_for(lambda: not ann.state["table"]["seats"][seat]["away"], timeout=5)
             assert ann.state["table"]["seats"][seat]["timeouts"] == 0
             await ann.close()
+
+        run_async(scenario())
+    finally:
+        live.stop()
+
+
+def test_a_timed_out_turn_is_played_as_the_strongest_bot_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move made when a person's timer runs out is the strongest bot's choice for that seat's
+    view: the same move a fresh bot of that level (with the same seed) suggests for it."""
+    made: list[tuple[str, int | None, Any]] = []  # (level, seed, bot) of every bot the server makes
+    chosen: list[tuple[Bot, SeatView, Action]] = []
+
+    def recording_make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
+        bot = make_bot(spec, seed=seed, **options)
+        choose = bot.choose
+
+        def recorded(view: SeatView) -> Action:
+            action = choose(view)
+            chosen.append((bot, view, action))
+            return action
+
+        bot.choose = recorded  # type: ignore[method-assign]
+        made.append((spec, seed, bot))
+        return bot
+
+    monkeypatch.setattr(tables, "make_bot", recording_make_bot)
+    live = start_server(f"sqlite:///{tmp_path / 'timeout.db'}")
+    try:
+        async def scenario() -> None:
+            created = create_table(live.url, "Ann", players=3, seats=["random", "random"], timer=0.5,
+                                   knobs={"schedule": "explicit", "hands": [[5, "turn-up"]]})
+            ann = await Client(live.ws_url, created["code"], created["token"]).connect()
+            seat = ann.state["seat"]
+            await ann.wait_for(lambda: bool(ann.state.get("turn") == seat and ann.state.get("legal_actions")),
+                               timeout=10)
+            assert ann.state["phase"] == "bidding"
+            await ann.wait_for(lambda: ann.state["bids"][seat] is not None, timeout=15)
+            assert ann.state["table"]["seats"][seat]["timeouts"] == 1
+            bid = ann.state["bids"][seat]
+            await ann.close()
+
+            strongest = strongest_bot()
+            for_ann = [(bot, view, action) for bot, view, action in chosen if view.seat == seat]
+            assert len(for_ann) == 1, for_ann
+            bot, view, action = for_ann[0]
+            level, seed, _ = next(entry for entry in made if entry[2] is bot)
+            assert level == strongest
+            assert action_to_json(action) == {"type": "bid", "seat": seat, "bid": bid}  # the game shows that bot's
+            assert view.phase.name == "BIDDING" and action in view.legal_actions
+            fresh = make_bot(strongest, seed=seed)
+            try:
+                assert fresh.suggest(view).action == action  # and the same bot suggests it for the same view
+            finally:
+                fresh.close()
 
         run_async(scenario())
     finally:

@@ -1,7 +1,7 @@
 // A seat at the table: who sits there, the turn (a glowing ring, unmissable), the timer as a ring
 // that turns red before it runs out, the dealer's chip, and the seat's standing in the hand —
 // bid and tricks, "needs 1 more", "made", "over by 1".
-import { html, useEffect, useRef } from "../html.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, tn, dealerChip, levelName } from "../i18n.js";
 import { standing } from "../game.js";
 import { seatPlace } from "./geometry.js";
@@ -33,16 +33,35 @@ function TimerRing({ deadline, length, warnAt, onWarn }) {
   </svg>`;
 }
 
+/** A seat's standing in words: `[whole, short]`, the short form for when the whole does not fit. */
 function standingText(info) {
   switch (info.state) {
-    case "waiting": return "";
-    case "secret": return t("has_bid");
-    case "needs": return t("needs_more", { n: info.count });
-    case "made": return t("bid_made");
-    case "over": return t("over_by", { n: info.count });
-    case "missed": return t("bid_missed");
-    default: return "";
+    case "waiting": return ["", ""];
+    case "secret": return [t("has_bid"), "✓"];
+    case "needs": return [t("needs_more", { n: info.count }), t("needs_short", { n: info.count })];
+    case "made": return [t("bid_made"), "✓"];
+    case "over": return [t("seat_over_by", { n: info.count }), t("over_short", { n: info.count })];
+    case "missed": return [t("bid_missed"), "✗"];
+    default: return ["", ""];
   }
+}
+
+/**
+ * The standing line under a seat's name: the whole text when it fits the seat (a desktop),
+ * else its short form (a phone, many seats, long words), the whole text in its title. Measured
+ * after each render, before the page is painted; tried again when the window changes size.
+ */
+function Standing({ whole, short }) {
+  const line = useRef(null);
+  const [tooLong, setTooLong] = useState("");
+  const key = whole + "|" + window.innerWidth + "x" + window.innerHeight;
+  const compact = Boolean(short) && short !== whole && tooLong === key;
+  useLayoutEffect(() => {
+    const node = line.current;
+    if (!node || compact || !short || short === whole) return;
+    if (node.scrollWidth > node.clientWidth + 0.5) setTooLong(key);
+  });
+  return html`<div class=${"seat-standing" + (compact ? " compact" : "")} ref=${line} title=${compact ? whole : undefined}>${compact ? short : whole}</div>`;
 }
 
 export function statusText(seatInfo) {
@@ -65,7 +84,7 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
   const classes = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.away ? "away" : "", info.fallback ? "fallback" : "",
     info.kind === "human" && !info.online ? "offline" : "", k === 0 ? "bottom" : "", `state-${stand ? stand.state : "over"}`].join(" ");
   const initial = info.kind === "bot" ? String(seat + 1) : (name || "?").trim().charAt(0).toUpperCase();
-  const standingLine = stand ? standingText(stand) : "";
+  const [standingLine, standingShort] = stand ? standingText(stand) : ["", ""];
   const numbers = stand && stand.bid !== null ? `${stand.tricks}/${stand.bid}` : stand ? `${stand.tricks}/–` : "";
   const described = [name, dealer ? t("dealer") : "", acting ? t("on_turn") : "", statusText(info),
     stand && stand.bid !== null ? t("seat_bid_tricks", { bid: stand.bid, tricks: stand.tricks }) : "", standingLine,
@@ -83,8 +102,9 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
       ${over
         ? html`<div class="seat-score"><b>${s.totals[seat]}</b>${place ? html` · <span class="place">${placeText(place)}</span>` : null}</div>`
         : html`<div class="seat-score"><b title=${t("total")}>${s.totals[seat]}</b>${numbers ? html` <span class="bid-tricks" title=${t("tricks") + " / " + t("bid")}>${numbers}</span>` : null}</div>
-          <div class="seat-standing">${standingLine || (info.fallback ? t("status_stand_in")
-            : info.kind !== "human" || info.online && !info.away ? "" : statusText(info))}</div>`}
+          ${standingLine ? html`<${Standing} whole=${standingLine} short=${standingShort} />`
+            : html`<${Standing} whole=${info.fallback ? t("status_stand_in")
+              : info.kind !== "human" || info.online && !info.away ? "" : statusText(info)} short=${info.fallback || info.away ? "⚙" : "⚠"} />`}`}
     </div>
     ${acting ? html`<span class="turn-arrow" aria-hidden="true"></span>` : null}
     ${reaction && reaction.reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true">${reaction.reaction}</span>` : null}

@@ -5,6 +5,14 @@ import { t, tn, suitWord, cardSpoken, SUIT_SYMBOLS } from "../i18n.js";
 import { bidTotal, lastTrick } from "../game.js";
 import { Card } from "./card.js";
 
+// A die with a tick: drawn, not a font glyph (the die of U+2684 is missing or unreadable in many
+// fonts, Debian chromium's among them).
+const FAIR_ICON = html`<svg class="fair-icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+  <rect x="1.5" y="1.5" width="17" height="17" rx="4" fill="none" stroke="currentColor" stroke-width="2" />
+  <circle cx="6.2" cy="6.2" r="1.7" fill="currentColor" /><circle cx="13.8" cy="13.8" r="1.7" fill="currentColor" />
+  <path d="M8.6 11.2l1.9 1.9 4.1-5.2" fill="none" stroke="#7ee787" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" />
+</svg>`;
+
 export function TopBar({ ctl, s }) {
   const total = bidTotal(s);
   const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
@@ -28,7 +36,7 @@ export function TopBar({ ctl, s }) {
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
       ${ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
-        title=${t("fair_yours")} aria-label=${t("fair_yours")}><span aria-hidden="true">⚄</span></a>` : null}
+        title=${t("fair_yours")} aria-label=${t("fair_yours")}>${FAIR_ICON}</a>` : null}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
       ${ctl.status !== "open" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>

@@ -10,7 +10,7 @@ const HOLD_MS = 700;
 
 function placed(seat, card, k, count, extra, names) {
   const way = trickDirection(k, count);
-  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
+  return html`<div class=${"played " + (extra || "")} key=${"t-" + card} data-seat=${seat} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
     <${Card} card=${card} keyName=${"c-" + card} from=${"seat-" + seat}
       label=${t("played_by", { name: names[seat], card: cardSpoken(card) })} />
   </div>`;
