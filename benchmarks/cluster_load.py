@@ -29,6 +29,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import time
@@ -146,6 +147,8 @@ def main() -> None:
     except ImportError:
         pass
     print(f"load average at the start: {os.getloadavg()}", flush=True)
+    # Stopped by a signal, the cluster's Redis, PostgreSQL and processes are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_args: sys.exit(143))
     with LocalCluster(processes=2, serve_args=LOAD_PACE) as site:
         # One process, no broker, on a database of its own in the same PostgreSQL.
         single, single_url = single_process(fresh_database(site, "single"))

@@ -75,9 +75,15 @@ SEED_BYTES: Final = 32
 """A server seed: 256 random bits."""
 CONTRIBUTION_BYTES: Final = 32
 """A player's contribution: 256 random bits."""
-SCHEMES: Final = ("per-hand", "per-event")
+SCHEMES: Final = ("per-hand", "per-event", "per-event-pool")
 """``per-hand``: a fresh seed and the seated people's contributions for every hand;
-``per-event``: one seed for every hand of every table of an event, no contributions."""
+``per-event``: one seed for every hand of every table of an event, no contributions (events and
+daily deals made before the pool); ``per-event-pool``: one seed for every hand of every table of
+an event and the pool of contributions its entrants sent before the event began."""
+MAX_POOL: Final = 4096
+"""The most contributions a ``per-event-pool`` entry may list (what a server takes in is less)."""
+MAX_CONTRIBUTOR: Final = 64
+"""The longest label of a pool's contributor (``contributors``, for events: ``TABLE:SEAT``)."""
 NO_CONTRIBUTION_REASONS: Final = ("bot", "timeout", "away")
 """Why a seat gave no contribution: a bot plays it; the person did not answer in time; nobody
 was there to ask (a stand-in bot played for a person who was away)."""
@@ -116,7 +122,8 @@ def deal_message(scheme: str, scope: str, hand: int, contributions: Sequence[str
     """The message a hand's random stream is keyed on (see the module docstring).
 
     ``contributions`` is one entry per seat for the ``per-hand`` scheme (``None``: the seat gave
-    none) and empty for ``per-event``.
+    none), empty for ``per-event``, and the pool (in any order: the message lists it sorted)
+    for ``per-event-pool``.
 
     >>> print(deal_message("per-hand", "K7QX2M", 3, ["AB" * 32, None, None]).decode(), end="")
     ohhell fair deal 1
@@ -126,6 +133,14 @@ def deal_message(scheme: str, scope: str, hand: int, contributions: Sequence[str
     seat0=abababababababababababababababababababababababababababababababab
     seat1=
     seat2=
+    >>> print(deal_message("per-event-pool", "club-night", 0, ["cd" * 32, "AB" * 32]).decode(), end="")
+    ohhell fair deal 1
+    scheme=per-event-pool
+    scope=club-night
+    hand=0
+    event-contributions=2
+    contribution=abababababababababababababababababababababababababababababababab
+    contribution=cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
     """
     _check_scheme(scheme)
     _check_scope(scope)
@@ -135,8 +150,13 @@ def deal_message(scheme: str, scope: str, hand: int, contributions: Sequence[str
     if scheme == "per-event" and contributions:
         raise FairnessError("bad-data", _("the per-event scheme takes no contributions"))
     lines = [MESSAGE_TAG, f"scheme={scheme}", f"scope={scope}", f"hand={hand}"]
-    lines.extend(f"seat{seat}={'' if text is None else normalize_contribution(text)}"
-                 for seat, text in enumerate(contributions))
+    if scheme == "per-event-pool":
+        pool = sorted(normalize_contribution(text) for text in contributions)
+        lines.append(f"event-contributions={len(pool)}")
+        lines.extend(f"contribution={text}" for text in pool)
+    else:
+        lines.extend(f"seat{seat}={'' if text is None else normalize_contribution(text)}"
+                     for seat, text in enumerate(contributions))
     return "".join(line + "\n" for line in lines).encode("ascii")
 
 
@@ -227,8 +247,8 @@ def normalize_contribution(text: Any) -> str:
 
 def _check_scheme(scheme: Any) -> None:
     if scheme not in SCHEMES:
-        raise FairnessError("bad-data", _("the scheme must be per-hand or per-event, not %(scheme)r")
-                            % {"scheme": scheme})
+        raise FairnessError("bad-data", _("the scheme must be per-hand, per-event or per-event-pool, not "
+                                          "%(scheme)r") % {"scheme": scheme})
 
 
 def _check_scope(scope: Any) -> None:
@@ -246,7 +266,9 @@ class HandFairness:
 
     ``contributions`` and ``missing`` have one entry per seat under the ``per-hand`` scheme (a
     seat's contribution, or ``None`` and the reason in ``missing``) and are empty under
-    ``per-event``. ``seed`` is ``None`` until it is revealed.
+    ``per-event``. Under ``per-event-pool``, ``contributions`` is the event's pool in ascending
+    order and ``contributors`` (when known: an event's, not the daily deal's) says whose each
+    one is (``TABLE:SEAT``). ``seed`` is ``None`` until it is revealed.
     """
 
     scheme: str
@@ -255,6 +277,7 @@ class HandFairness:
     contributions: tuple[str | None, ...] = ()
     missing: tuple[str | None, ...] = ()
     seed: str | None = None
+    contributors: tuple[str, ...] | None = None
 
     def message(self, hand: int) -> bytes:
         """The derivation message of this entry for hand ``hand``."""
@@ -270,6 +293,10 @@ class HandFairness:
         if self.scheme == "per-hand":
             out["contributions"] = list(self.contributions)
             out["missing"] = list(self.missing)
+        elif self.scheme == "per-event-pool":
+            out["contributions"] = list(self.contributions)
+            if self.contributors is not None:
+                out["contributors"] = list(self.contributors)
         if self.seed is not None:
             out["seed"] = self.seed
         return out
@@ -308,9 +335,32 @@ class HandFairness:
                                                       "(bot, timeout, away)") % {"reason": reason})
             contributions = tuple(None if value is None else normalize_contribution(value) for value in given)
             missing = tuple(reasons)
+        elif scheme == "per-event-pool":
+            pool, contributors = _read_pool(data)
+            return cls(scheme, scope, text, pool, (), seed, contributors)
         elif "contributions" in data or "missing" in data:
             raise FairnessError("bad-data", _("the per-event scheme takes no contributions"))
         return cls(scheme, scope, text, contributions, missing, seed)
+
+
+def _read_pool(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The ``contributions`` (ascending) and ``contributors`` of a ``per-event-pool`` entry."""
+    given = data.get("contributions")
+    if not isinstance(given, list) or len(given) > MAX_POOL:
+        raise FairnessError("bad-data", _("contributions must be a list of at most %(n)d contributions")
+                            % {"n": MAX_POOL})
+    pool = tuple(normalize_contribution(value) for value in given)
+    if list(pool) != sorted(pool):
+        raise FairnessError("bad-data", _("the contributions of an event's pool must be listed in ascending order"))
+    if "missing" in data:
+        raise FairnessError("bad-data", _("an event's pool has no missing list"))
+    labels = data.get("contributors")
+    if labels is None:
+        return pool, None
+    if not isinstance(labels, list) or len(labels) != len(pool) or not all(
+            isinstance(label, str) and 0 < len(label) <= MAX_CONTRIBUTOR for label in labels):
+        raise FairnessError("bad-data", _("contributors must be a list of labels, one per contribution"))
+    return pool, tuple(labels)
 
 
 def annotate(record: dict[str, Any], entries: Mapping[int, HandFairness]) -> dict[str, Any]:
@@ -508,13 +558,18 @@ class FairTable:
 
 
 class FairEvent:
-    """One committed seed for every hand of every table of an event (scheme ``per-event``): a
-    duplicate event or the daily deal, where every table must get the same cards.
+    """One committed seed for every hand of every table of an event: a duplicate event or the
+    daily deal, where every table must get the same cards. With a ``pool`` (scheme
+    ``per-event-pool``) the deals derive from the seed *and* the contributions the event's
+    entrants sent before it began; without (scheme ``per-event``, events made before the pool)
+    from the seed alone.
 
     How the events code uses it::
 
         event = FairEvent(event_id)              # when the event is created; store event.to_json()
         event.commitment                         # publish it at once, before any table plays
+        # ... entrants send contributions; they close when the first table deals:
+        event = FairEvent(event_id, seed, pool=values, contributors=labels)
         for action in event.deal(state):         # at each table, at each hand's first chance node
             state.apply(action)
         event.annotate(record, revealed=False)   # a table's record while the event runs (no seed)
@@ -522,13 +577,33 @@ class FairEvent:
 
     The seed may be revealed only when no table of the event will play again: until then it
     tells every card of every hand still to be played.
+
+    >>> plain = FairEvent("club-night", "00" * 32)
+    >>> pooled = FairEvent("club-night", "00" * 32, pool=["11" * 32], contributors=["0:1"])
+    >>> plain.commitment == pooled.commitment, plain.scheme, pooled.scheme
+    (True, 'per-event', 'per-event-pool')
     """
 
-    def __init__(self, event_id: str, seed: str | None = None) -> None:
+    def __init__(self, event_id: str, seed: str | None = None, pool: Sequence[str] | None = None,
+                 contributors: Sequence[str] | None = None) -> None:
         _check_scope(event_id)
         self.event_id = event_id
         self._seed = seed.lower() if seed is not None else new_seed()
         _seed_bytes(self._seed)
+        self.pool: tuple[str, ...] | None = None
+        """The contributions, ascending (``None``: the ``per-event`` scheme)."""
+        self.contributors: tuple[str, ...] | None = None
+        if pool is not None:
+            if contributors is not None and len(contributors) != len(pool):
+                raise FairnessError("bad-data", _("contributors must be a list of labels, one per contribution"))
+            pairs = sorted(zip((normalize_contribution(value) for value in pool),
+                               contributors if contributors is not None else [""] * len(pool), strict=True))
+            self.pool = tuple(value for value, _label in pairs)
+            self.contributors = tuple(label for _value, label in pairs) if contributors is not None else None
+
+    @property
+    def scheme(self) -> str:
+        return "per-event" if self.pool is None else "per-event-pool"
 
     @property
     def commitment(self) -> str:
@@ -537,12 +612,12 @@ class FairEvent:
 
     def deal(self, state: State) -> list[Action]:
         """The chance actions of the hand about to be dealt in ``state`` (the same at every table)."""
-        message = deal_message("per-event", self.event_id, state.hand_index)
-        return chance_actions(state, self._seed, message)
+        return chance_actions(state, self._seed, self.entry(True).message(state.hand_index))
 
     def entry(self, revealed: bool) -> HandFairness:
         """The ``fair`` entry of any hand of the event; with the seed only when ``revealed``."""
-        made = HandFairness("per-event", self.event_id, self.commitment, seed=self._seed)
+        made = HandFairness(self.scheme, self.event_id, self.commitment, self.pool or (), seed=self._seed,
+                            contributors=self.contributors)
         return made if revealed else made.public()
 
     def annotate(self, record: dict[str, Any], revealed: bool) -> dict[str, Any]:
@@ -551,12 +626,17 @@ class FairEvent:
         return annotate(record, dict.fromkeys(range(len(record.get("hands", []))), entry))
 
     def to_json(self) -> dict[str, Any]:
-        """The event's seed and id, to store on the server side only."""
-        return {"event": self.event_id, "seed": self._seed}
+        """The event's seed and id (and pool), to store on the server side only."""
+        out: dict[str, Any] = {"event": self.event_id, "seed": self._seed}
+        if self.pool is not None:
+            out["pool"] = list(self.pool)
+            if self.contributors is not None:
+                out["contributors"] = list(self.contributors)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FairEvent:
-        return cls(data["event"], data["seed"])
+        return cls(data["event"], data["seed"], data.get("pool"), data.get("contributors"))
 
 
 # ------------------------------------------------------------------------------ verification
@@ -709,8 +789,21 @@ class _Verifier:
                                                 "%(given)d of %(n)d contributions, gives exactly this deal",
                                                 state.num_players)
                            % {"given": given, "n": state.num_players}, entry)
+        if entry.scheme == "per-event-pool":
+            if not entry.contributions:
+                return verdict("verified", _("verified: the revealed seed matches its commitment and gives exactly "
+                                             "this deal; but nobody contributed to this event's pool, so the server "
+                                             "alone chose the seed"), entry)
+            given = len(entry.contributions)
+            return verdict("verified", ngettext("verified: the revealed seed matches its commitment and, with the "
+                                                "%(given)d contribution sent before the event began, gives exactly "
+                                                "this deal",
+                                                "verified: the revealed seed matches its commitment and, with the "
+                                                "%(given)d contributions sent before the event began, gives exactly "
+                                                "this deal", given) % {"given": given}, entry)
         return verdict("verified", _("verified: the revealed seed matches its commitment and gives exactly this "
-                                     "deal (one seed for the whole event)"), entry)
+                                     "deal (one seed for the whole event, no contributions: the server alone chose "
+                                     "it)"), entry)
 
 
 def _card_text(text: Any) -> str | None:

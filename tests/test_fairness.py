@@ -599,3 +599,96 @@ def test_verify_speaks_the_players_language(tmp_path, classic_record):
     assert "сдача 1 (per-hand, K7QX2M): не проверено: обязательство не совпадает с раскрытым зерном" in result.output
     count = len(record["hands"])
     assert f"Проверено: {count - 1} из {count} сдач." in result.output
+
+
+# ------------------------------------------------------------------------------ an event's pool
+
+
+def event_record(event: FairEvent, rules: Rules, play_seed: int = 5) -> dict[str, Any]:
+    """A whole game at one table of ``event``, with every hand's ``fair`` entry revealed."""
+    rng = random.Random(play_seed)
+    state = Game(rules).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            for action in event.deal(state):
+                state.apply(action)
+        else:
+            state.apply(rng.choice(state.legal_actions(state.turn)))
+    return event.annotate(record_from_state(state), revealed=True)
+
+
+POOL = ["ee" * 32, "01" * 32, "7f" * 32]
+
+
+def test_every_contribution_of_the_pool_changes_the_deal():
+    rules = preset("classic", players=4, max_size=3)
+    seed = "5a" * 32
+    state = Game(rules).new_initial_state(first_dealer=1)
+
+    def deal(pool: list[str] | None) -> list[Any]:
+        return FairEvent("club-night", seed, pool=pool).deal(state)
+
+    base = deal(POOL)
+    assert deal(list(reversed(POOL))) == base  # the order they came in does not matter
+    assert deal(POOL[:2]) != base and deal([*POOL, "00" * 32]) != base
+    assert deal(["ef" * 32, *POOL[1:]]) != base
+    assert deal([]) != base and deal([]) != deal(None)  # an empty pool is not the per-event scheme
+    assert FairEvent("club-night", seed).scheme == "per-event"
+    assert deal(None) == FairEvent("club-night", seed).deal(state)
+
+
+def test_a_pooled_event_verifies_and_a_tampered_pool_is_caught():
+    rules = preset("classic", players=4, max_size=3)
+    event = FairEvent("club-night", "5a" * 32, pool=POOL, contributors=["0:1", "1:0", "0:3"])
+    record = event_record(event, rules)
+    jsonschema.validate(record, SCHEMA)
+    fair = record["hands"][0]["fair"]
+    assert fair["scheme"] == "per-event-pool" and fair["contributions"] == sorted(POOL)
+    assert fair["contributors"] == ["1:0", "0:3", "0:1"]  # each label stays with its contribution
+    verdicts = verify_record(record, scope="club-night")
+    assert {verdict.verdict for verdict in verdicts} == {"verified"}
+    assert "3 contributions" in verdicts[0].message
+    for change in ("drop", "replace", "add"):
+        forged = copy.deepcopy(record)
+        for hand in forged["hands"]:
+            pool = hand["fair"]["contributions"]
+            if change == "drop":
+                del pool[0], hand["fair"]["contributors"][0]
+            elif change == "replace":
+                pool[1] = "02" * 32
+            else:
+                pool.append("ff" * 32)
+                hand["fair"]["contributors"].append("2:2")
+        found = verdicts_of(forged)
+        assert found[0] in ("cut-mismatch", "deal-mismatch") and set(found[1:]) == {"deal-mismatch"}, change
+    unsorted = copy.deepcopy(record)
+    unsorted["hands"][0]["fair"]["contributions"].reverse()
+    assert verdicts_of(unsorted)[0] == "bad-fairness-data"
+    mixed = copy.deepcopy(record)
+    mixed["hands"][0]["fair"]["missing"] = [None]
+    assert verdicts_of(mixed)[0] == "bad-fairness-data"
+    # Before the end of the event: no seed anywhere.
+    running = event.annotate(copy.deepcopy(record), revealed=False)
+    assert "5a" * 32 not in json.dumps(running) and set(verdicts_of(running)) == {"not-revealed"}
+
+
+def test_an_empty_pool_says_that_the_server_alone_chose():
+    record = event_record(FairEvent("daily-2025-01-02", "33" * 32, pool=[]), preset("classic", players=4, max_size=2))
+    verdicts = verify_record(record)
+    assert all(verdict.verified for verdict in verdicts)
+    assert "server alone chose" in verdicts[0].message
+    assert record["hands"][0]["fair"]["contributions"] == [] and "contributors" not in record["hands"][0]["fair"]
+
+
+def test_a_per_event_record_of_before_the_pool_still_verifies():
+    """Backward compatibility: the scheme ``per-event`` (no contributions) of events and daily
+    deals stored before the pool derives and verifies as it always did."""
+    vector = next(vector for vector in VECTORS if vector["scheme"] == "per-event")
+    assert deal_message("per-event", vector["scope"], 0).decode() == vector["message"]
+    event = FairEvent("event-of-2025", "77" * 32)
+    record = event_record(event, preset("classic", players=3, max_size=3))
+    assert "contributions" not in record["hands"][0]["fair"]
+    assert {verdict.verdict for verdict in verify_record(record)} == {"verified"}
+    assert "server alone chose" in verify_record(record)[0].message
+    with pytest.raises(FairnessError):
+        deal_message("per-event", "x", 0, ["00" * 32])

@@ -98,6 +98,21 @@ def test_bad_knob_values_are_refused_naming_the_knob():
     assert error.value.knob == "colour"
 
 
+@pytest.mark.parametrize("stake", [float("nan"), float("inf"), float("-inf"), 0, -0.5, True, "1"])
+def test_a_stake_that_is_not_a_positive_finite_amount_is_refused(stake):
+    # NaN compares false with everything, so a check like ``stake <= 0`` alone lets it through.
+    with pytest.raises(RulesError) as error:
+        preset("classic", stake=stake)
+    assert error.value.knob == "stake"
+    with pytest.raises(RulesError):
+        Rules.from_json({**preset("classic").to_json(), "stake": stake})
+
+
+def test_a_positive_finite_stake_is_kept():
+    assert preset("classic", stake=0.05).stake == 0.05
+    assert preset("classic", stake=None).stake is None
+
+
 def test_simultaneous_bidding_has_no_hook():
     with pytest.raises(RulesError) as error:
         preset("classic", bidding="simultaneous", bid_changes=False)

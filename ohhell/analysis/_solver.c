@@ -35,7 +35,7 @@
  * nothing else is held, never played to the first trick unless nothing else is held,
  * otherwise playable to any trick; the first played is declared high or low -- two
  * moves -- and the second is the opposite; after a joker lead the first card of its
- * colour fixes the suit, else the first other card).  tests/analysis/test_solver.py
+ * colour fixes the suit, else the first other card).  tests/analysis/test_analysis_solver.py
  * checks it against brute force over the reference engine's states.
  */
 #define PY_SSIZE_T_CLEAN

@@ -24,7 +24,7 @@ class AnalyzeGroup(click.Group):
     """``analyze`` with a subcommand, or with a record file (then ``game`` is meant)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
+        if args and args[0] not in self.commands and (args[0] == "-" or not args[0].startswith("-")):  # "-": stdin
             args = ["game", *args]
         return super().parse_args(ctx, args)
 

@@ -5,7 +5,6 @@ The plot needs matplotlib (``pip install -e '.[plot]'``); everything else needs 
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -13,6 +12,7 @@ from typing import Final
 from ohhell.analysis.one_card import OneCardTable, Row, best_bid_text
 from ohhell.cards import parse_card
 from ohhell.i18n import N_, _, display_card, ngettext, rank_letters
+from ohhell.spreadsheet import csv_text
 
 ROLE_NAMES: Final = {"trump": N_("trump"), "plain": N_("plain"), "turned-suit": N_("turned suit"),
                      "joker": N_("joker")}
@@ -95,16 +95,16 @@ def format_table(table: OneCardTable) -> str:
 
 def write_csv(table: OneCardTable, path: Path) -> None:
     """One line per place and card (the columns of :data:`CSV_COLUMNS`; ranks 0 = two … 12 =
-    ace, 13 = joker; chances from 0 to 1)."""
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(CSV_COLUMNS)
-        for row in table.rows:
-            writer.writerow([table.rules.players, table.rules.preset, table.turned or "", row.place, row.role, row.rank,
-                             f"{float(row.win):.6f}", str(row.win), f"{float(row.optimal.bid_one):.6f}",
-                             f"{float(row.optimal.made):.6f}", f"{float(row.optimal.score):.6f}",
-                             f"{float(row.random.bid_one):.6f}", f"{float(row.random.made):.6f}",
-                             f"{float(row.random.score):.6f}"])
+    ace, 13 = joker; chances from 0 to 1), through :func:`~ohhell.spreadsheet.csv_text` as every
+    CSV of the project (no cell a spreadsheet would read as a formula)."""
+    rows: list[list[object]] = [list(CSV_COLUMNS)]
+    for row in table.rows:
+        rows.append([table.rules.players, table.rules.preset, table.turned or "", row.place, row.role, row.rank,
+                     f"{float(row.win):.6f}", str(row.win), f"{float(row.optimal.bid_one):.6f}",
+                     f"{float(row.optimal.made):.6f}", f"{float(row.optimal.score):.6f}",
+                     f"{float(row.random.bid_one):.6f}", f"{float(row.random.made):.6f}",
+                     f"{float(row.random.score):.6f}"])
+    path.write_text(csv_text(rows), encoding="utf-8", newline="")
 
 
 def plot(table: OneCardTable, stem: Path, formats: Sequence[str] = ("png", "svg")) -> list[Path]:

@@ -18,7 +18,7 @@ as it is answered.
 Two implementations give the same answers: the C extension ``ohhell.analysis._solver`` (a
 transposition table on the hands in relative ranks, equivalent cards, sure winners; see the
 file's header) and the pure-Python search here, used when the extension is not built (and
-as its reference in the tests; much slower). ``tests/analysis/test_solver.py`` checks both
+as its reference in the tests; much slower). ``tests/analysis/test_analysis_solver.py`` checks both
 against brute force over the reference engine's states, under every rule that changes the
 play: following suit, must-trump, no trump, own-suit jokers, a turned joker, and
 NE-England Blackout's high-low jokers with their declarations.

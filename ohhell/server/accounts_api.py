@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ohhell.i18n import N_, _, normalize_language, translations
+from ohhell.server import duplicate, fair_pool
 from ohhell.server.accounts import AccountError, Session, SignedIn
 from ohhell.server.community import Community, table_extra
 from ohhell.server.csrf import CSRF_HEADER, origin_allowed, token_matches
@@ -352,8 +353,9 @@ async def api_player(request: Request) -> Response:
 
 
 async def api_bot(request: Request) -> Response:
-    """A bot level's page: its fixed rating, figures and recent games."""
-    from ohhell.server.ratings import BOT_RATINGS, rating_json
+    """A bot level's page: its fixed rating (and ``arena_elo``, the arena's measurement on the Elo
+    scale it is derived from), figures and recent games."""
+    from ohhell.server.ratings import ARENA_ELO, BOT_RATINGS, rating_json
 
     level = str(request.path_params["level"])
     levels = getattr(getattr(getattr(request.app.state, "server", None), "tables", None), "levels", None)
@@ -363,7 +365,7 @@ async def api_bot(request: Request) -> Response:
     def read(conn: Any) -> dict[str, Any]:
         results = community(request).public(conn, results_for_bot(conn, level))
         fixed = BOT_RATINGS.get(level)
-        return {"bot": level, "rating": rating_json(*fixed) if fixed else None,
+        return {"bot": level, "rating": rating_json(*fixed) if fixed else None, "arena_elo": ARENA_ELO.get(level),
                 "statistics": player_statistics(results), "games": [game_json(result) for result in results[:100]]}
 
     return JSONResponse(await community(request).read(read))
@@ -459,6 +461,30 @@ def install(app: Any, server: Any, config: Any = None) -> Community:
         return _("This table plays in a duplicate event: it can be watched once the event is over.")
 
     server.tables.look_guards.append(private_until_over)
+
+    async def event_fairness(table: Any, record: dict[str, Any]) -> dict[str, Any]:
+        """A duplicate event's or daily deal's table dealt from the event's seed (and pool):
+        its record carries every hand's fairness, the seed once the event (the day) is over —
+        as the event's export does — so the table's own record and verdicts check it too."""
+        spec = table.settings.deals or {}
+        if spec.get("kind") != duplicate.KIND:
+            return record
+        deals = duplicate.EventDeals.from_json(spec)
+        embargo = embargo_of(table_extra(table))
+
+        def look() -> tuple[fair_pool.Pool | None, bool]:
+            with hub.store.engine.connect() as conn:
+                pool = fair_pool.read(conn, deals.event_id) if deals.pooled else None
+                return pool, embargo is None or embargo in hub.lifted(conn, {embargo})
+
+        pool, revealed = await asyncio.to_thread(look)
+        if deals.pooled:
+            if pool is None or pool.open:
+                return record  # nothing dealt from the pool yet
+            deals.use(pool)
+        return deals.annotate(record, revealed=revealed)
+
+    server.tables.record_annotators.append(event_fairness)
     return hub
 
 

@@ -24,11 +24,11 @@ from typing import Any, Final
 
 import orjson
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.errors import OhHellError, RulesError
@@ -37,12 +37,12 @@ from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
-from ohhell.server import accounts_api
+from ohhell.server import accounts_api, duplicate
 from ohhell.server.analyses import Analyses
 from ohhell.server.config import ServerConfig
 from ohhell.server.metrics import METRICS
 from ohhell.server.outbox import Outbox
-from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, parse_client_message
+from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
 from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
 from ohhell.server.sheets import SheetService, sheet_json
 from ohhell.server.store import Store, StoreError
@@ -422,11 +422,12 @@ async def _table_record(request: Request) -> tuple[TableRecord, str] | Response:
     if table is None:
         return _error(404, _t(language, N_("There is no table with that code.")))
     with speaking(language):
-        reason = await _server(request).tables.why_private(table)
+        tables = _server(request).tables
+        reason = await tables.why_private(table)
         if reason is not None:
             return _error(403, reason)
         try:
-            return (table.code, await table.full_record()), language
+            return (table.code, await tables.record_of(table)), language
         except OhHellError as error:
             return _error(409, str(error))
 
@@ -473,8 +474,12 @@ async def api_verify(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     (code, record), language = found
+    table = await _table(request)
+    deals = table.settings.deals if table is not None else None
+    # A duplicate event's table is dealt in the event's scope (its id), any other in its own.
+    scope = str(deals["event"]) if deals and deals.get("kind") == duplicate.KIND else code
     with speaking(language):
-        verdicts = verify_record(record, scope=code)
+        verdicts = verify_record(record, scope=scope)
         return JSONResponse({"code": code, "hands": [verdict.to_json() for verdict in verdicts],
                              "verified": bool(verdicts) and all(verdict.verified for verdict in verdicts)})
 
@@ -581,7 +586,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 raw = message.get("bytes") or b""
             if not conn.bucket.take():
                 violations += 1
-                conn.push(error_message("rate-limited", conn.language))
+                conn.push(error_message("rate-limited", conn.language,
+                                        message_id=message_id(raw, config.max_message_bytes)))
                 if violations > 50:
                     break
                 continue
@@ -748,5 +754,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def bad_name(request: Request, error: Exception) -> Response:
         return _error(400, str(error))
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name},
-                     middleware=[Middleware(SecurityHeadersMiddleware)])
+    return _App(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name})
+
+
+class _App(Starlette):
+    """Starlette with the security headers as the outermost layer: a middleware given to
+    ``Starlette(middleware=...)`` sits *inside* its ``ServerErrorMiddleware``, so the 500 answer
+    to an unhandled exception would go out without them. Wrapping the whole stack gives every
+    HTTP answer the headers, that one included."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeadersMiddleware(super().build_middleware_stack())

@@ -78,6 +78,9 @@ def _is_origin(value: str) -> bool:
               help=N_("Seconds a disconnected player has before a bot plays for them."))
 @click.option("--max-new-tables", type=int, default=ServerConfig.max_tables_per_minute, show_default=True,
               help=N_("Tables, seats and scoresheets one address may create per minute."))
+@click.option("--hello-timeout", type=click.FloatRange(min=0, min_open=True), default=ServerConfig.hello_timeout,
+              show_default=True,
+              help=N_("Seconds a new WebSocket connection has to say hello before it is closed."))
 @click.option("--allowed-origin", "allowed_origins", multiple=True, metavar="ORIGIN", callback=_origins,
               help=N_("Another origin (https://name) whose pages may connect to the game, for a site reached "
                       "under several names; the server's own origin is always allowed."))
@@ -88,8 +91,8 @@ def _is_origin(value: str) -> bool:
               show_default=True, help=N_("How much the server writes to its log."))
 def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: str, bot_commands: dict[str, str],
           bot_timeout: float | None, bot_delay: float, trick_pause: float, hand_pause: float, fair_window: float,
-          leave_grace: float, max_new_tables: int, allowed_origins: tuple[str, ...], forwarded_allow_ips: str,
-          log_level: str) -> None:
+          leave_grace: float, max_new_tables: int, hello_timeout: float, allowed_origins: tuple[str, ...],
+          forwarded_allow_ips: str, log_level: str) -> None:
     """Start the web app: open the page, create a table, send the link to friends."""
     import uvicorn
 
@@ -110,7 +113,8 @@ def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: 
                           bot_timeout=bot_timeout, bot_delay=bot_delay, trick_pause=trick_pause, hand_pause=hand_pause,
                           leave_grace=leave_grace, fair_window=fair_window,
                           bot_jitter=ServerConfig.bot_jitter if bot_delay > 0 else 0.0,
-                          max_tables_per_minute=max_new_tables, allowed_origins=allowed_origins)
+                          max_tables_per_minute=max_new_tables, hello_timeout=hello_timeout,
+                          allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     click.echo(_("Oh Hell is served at http://%(host)s:%(port)d/ (database: %(database)s); stop with Ctrl+C.")

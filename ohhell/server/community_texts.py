@@ -60,6 +60,9 @@ TEXTS: Final[dict[str, str]] = {
     "rating_range": N_("from %(low)s to %(high)s"),
     "provisional": N_("provisional"),
     "fixed": N_("fixed"),
+    "bot_scale": N_("A bot's rating is fixed: its strength measured in the arena, %(elo)s on the Elo scale of "
+                    "the bots' documentation, converted to the scale of these pages (the club player is 1500 on "
+                    "both)."),
     "rating_chart": N_("Rating after each rated game"),
     "statistics": N_("Figures"),
     "games_played": N_("Games"),
@@ -110,6 +113,11 @@ TEXTS: Final[dict[str, str]] = {
     "recent_events": N_("Recent events"),
     "commitment": N_("Deals committed: %(hash)s"),
     "seed_revealed": N_("Seed revealed: %(seed)s"),
+    "pool_open": N_("Contributions to the deals so far: %(count)s. They close when the first cards are dealt."),
+    "pool_closed": N_("Contributions to the deals: %(count)s, closed when the first cards were dealt."),
+    "own_in_pool": N_("Your browser's contribution is in it: %(value)s"),
+    "own_not_in_pool": N_("Your browser's contribution is not in it: %(value)s"),
+    "tomorrow_committed": N_("Tomorrow's deal is committed: %(hash)s. Your browser sends it a contribution."),
     "take_seat": N_("Take this seat"),
     "go_to_table": N_("Go to your table"),
     "standings": N_("Standings"),

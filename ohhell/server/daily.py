@@ -1,10 +1,17 @@
 """The daily deal: one game's deals a day for everyone, played against the strong bots.
 
-Each day (UTC) has a seed, drawn and committed (its SHA-256 published) the first time anyone
-asks for the day; the seed is revealed the next day. Every try of the day is a table of its own
-with the same rules, the player in seat 0 and the strongest bots in the others, and the day's
-deal source (:class:`~ohhell.server.duplicate.EventDeals`, scope ``daily-DAY``): everyone holds the same cards
-against the same bots' cards.
+Each day (UTC) has a seed, drawn and committed (its SHA-256 published) the day before — when
+anyone asks for the daily deal on day D−1, day D's seed is drawn and its commitment shown — and
+a pool of contributions (:mod:`ohhell.server.fair_pool`): every browser that opens the daily page
+or plays on day D−1 sends 256 random bits for day D, until day D begins. The pool closes when
+day D's first try deals; every deal of the day derives from the seed and the whole pool (scheme
+``per-event-pool``, docs/fairness.md). The seed is revealed the next day (day D+1). A day made
+on the day itself (nobody asked the day before) has an empty pool: the server alone chose its
+seed, and the page says so. Days from before the pool keep the scheme ``per-event``.
+
+Every try of the day is a table of its own with the same rules, the player in seat 0 and the
+strongest bots in the others, and the day's deal source (:class:`~ohhell.server.duplicate.
+EventDeals`, scope ``daily-DAY``): everyone holds the same cards against the same bots' cards.
 
 One try per account, and per browser for a guest (an ``HttpOnly`` cookie of its own). When a
 try ends, its hand scores are stored; its player then sees how everyone did with the same
@@ -29,7 +36,9 @@ from sqlalchemy import Column, Float, ForeignKey, String, Table, Text, select, u
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from ohhell.i18n import N_
 from ohhell.rules import Rules, preset
+from ohhell.server import fair_pool
 from ohhell.server.duplicate import EventDeals
 from ohhell.server.matchpoints import matchpoints, percentage
 from ohhell.server.store import Store, metadata
@@ -72,6 +81,20 @@ def today(now: float | None = None) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
+def next_day(day: str) -> str:
+    """The day after ``day``.
+
+    >>> next_day("2024-02-28"), next_day("2024-02-29")
+    ('2024-02-29', '2024-03-01')
+    """
+    return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
+
+
+def scope_of(day: str) -> str:
+    """The scope of a day's fair deals (and of its pool)."""
+    return f"daily-{day}"
+
+
 def daily_rules() -> Rules:
     return preset(DAILY_PRESET, players=DAILY_PLAYERS)
 
@@ -82,10 +105,14 @@ class Day:
     rules: Rules
     seed: str
     commitment: str
+    pool: fair_pool.Pool | None = None
+    """The day's pool of contributions (``None``: a day from before the pool, scheme ``per-event``)."""
 
     @property
     def deals(self) -> EventDeals:
-        return EventDeals(f"daily-{self.day}", self.seed)
+        """The day's deals (with the pool once it is closed; a try closes it at its first deal)."""
+        closed = self.pool if self.pool is not None and not self.pool.open else None
+        return EventDeals(scope_of(self.day), self.seed, pooled=self.pool is not None, labelled=False, pool=closed)
 
 
 @dataclass(frozen=True)
@@ -114,25 +141,36 @@ class DailyService:
         row = conn.execute(select(daily_days).where(daily_days.c.day == day)).first()
         if row is None:
             return None
-        return Day(row.day, Rules.from_json(json.loads(row.rules)), row.seed, row.commitment)
+        return Day(row.day, Rules.from_json(json.loads(row.rules)), row.seed, row.commitment,
+                   fair_pool.read(conn, scope_of(day)))
 
     async def day(self, day: str, create: bool = False) -> Day | None:
-        """A day's rules and seed; made (seed drawn and committed) the first time if ``create``.
-        Two processes making it at once: one insert wins and both use its seed."""
+        """A day's rules and seed; made (seed drawn and committed, its pool opened) the first time
+        if ``create``. Two processes making it at once: one insert wins and both use its seed."""
         found: Day | None = await self.read(lambda conn: self.day_sync(conn, day))
         if found is not None or not create:
             return found
-        deals = EventDeals(f"daily-{day}")
+        deals = EventDeals(scope_of(day))
         rules = daily_rules()
 
         def call(conn: Connection) -> None:
             if conn.execute(select(daily_days.c.day).where(daily_days.c.day == day)).first() is None:
                 conn.execute(daily_days.insert().values(day=day, rules=json.dumps(rules.to_json()), seed=deals.seed,
                                                         commitment=deals.commitment, created=time.time()))
+                fair_pool.create_pool(conn, scope_of(day))
 
         with contextlib.suppress(Exception):  # another process inserted it between our read and write
             await self.store.write(call)
         return await self.read(lambda conn: self.day_sync(conn, day))  # type: ignore[no-any-return]
+
+    async def contribute(self, day: str, player: str, value: Any, now: float | None = None) -> str:
+        """``player``'s contribution to the pool of ``day``, which must be still to come (a
+        contribution for today or earlier is too late: the day has begun). :class:`~ohhell.
+        server.fair_pool.PoolError` when refused."""
+        if day <= today(now):
+            raise fair_pool.PoolError("closed", N_("Too late: contributions closed when the first cards were "
+                                                   "dealt."))
+        return await fair_pool.add(self.store, scope_of(day), player, value)
 
     async def find_try(self, day: str, player: str) -> Try | None:
         def call(conn: Connection) -> Try | None:

@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ohhell.actions import Action, Cut, Draw, Shuffle
 from ohhell.game import State
+
+if TYPE_CHECKING:
+    from ohhell.server.store import Store
 
 CHANCE_ACTIONS = (Draw, Shuffle, Cut)
 
@@ -37,6 +40,11 @@ class DealSource(Protocol):
 
     def draw(self, state: State) -> Action:
         """The chance action to apply at ``state`` (a chance node of the table's game)."""
+        ...
+
+    async def ready(self, store: Store) -> bool:
+        """Whether the source can deal now (the table asks before each deal; ``False``: it
+        asks again a little later — a duplicate event's table of bots before the event began)."""
         ...
 
     def to_json(self) -> dict[str, Any]:
@@ -52,6 +60,9 @@ class RandomDeals:
 
     def draw(self, state: State) -> Action:
         return state.sample_chance(self._random)
+
+    async def ready(self, store: Store) -> bool:
+        return True
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "random"}
@@ -69,6 +80,9 @@ class SeededDeals:
         draws = sum(1 for action in state.history if isinstance(action, CHANCE_ACTIONS))
         return state.sample_chance(random.Random(f"{self.seed}:{draws}"))
 
+    async def ready(self, store: Store) -> bool:
+        return True
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": "seeded", "seed": self.seed}
 
@@ -81,6 +95,9 @@ class FairDeals:
 
     def draw(self, state: State) -> Action:
         raise RuntimeError("fair deals are dealt by the table (ohhell.fairness.FairTable), not drawn one by one")
+
+    async def ready(self, store: Store) -> bool:
+        return True
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "fair"}

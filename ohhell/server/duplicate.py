@@ -1,17 +1,22 @@
 """Duplicate deals: every table of an event (every try of a daily deal) gets the same cards.
 
-The deals come from the engine's provably fair scheme ``per-event`` (:class:`ohhell.fairness.
+The deals come from the engine's provably fair event schemes (:class:`ohhell.fairness.
 FairEvent`, ``docs/fairness.md``): one secret 256-bit seed per event, drawn when the event is
-created, whose SHA-256 (the *commitment*) is published at once; each hand's cut for the deal,
-shuffle and cut are derived from ``HMAC-SHA-256(seed, "scheme=per-event, scope=EVENT,
-hand=N" …)``. Chance depends only on the seed, the event and the hand's number, never on the
-bids or the play, so every table holds the same cards in the same seats however it is played
-and however often a server restarts. Once the event is over the seed is revealed, every
-exported record carries its hands' ``fair`` entries, and ``ohhell verify RECORD`` checks every
-deal against the commitment.
+created, whose SHA-256 (the *commitment*) is published at once, and (scheme ``per-event-pool``)
+the pool of contributions the event's entrants sent before it began
+(:mod:`ohhell.server.fair_pool`), which closes when the first table deals. Each hand's cut for
+the deal, shuffle and cut are derived from ``HMAC-SHA-256(seed, "scheme, scope=EVENT, hand=N,
+the pool" …)``. Chance depends only on the seed, the pool, the event and the hand's number,
+never on the bids or the play, so every table holds the same cards in the same seats however it
+is played and however often a server restarts. Once the event is over the seed is revealed,
+every exported record carries its hands' ``fair`` entries, and ``ohhell verify RECORD`` checks
+every deal against the commitment and the pool. Events made before the pool (settings without
+``pool``) deal on from the seed alone (scheme ``per-event``).
 
-A table names its source in its settings (``{"kind": "fair-event", "event": ID, "seed": HEX}``,
-kept in the database, never sent to a client), so a restarted server deals on from it:
+A table names its source in its settings (``{"kind": "fair-event", "event": ID, "seed": HEX,
+"pool": true, "wait": …}``, kept in the database, never sent to a client), so a restarted
+server deals on from it. ``wait``: a table of bots only, which deals only once the event has
+begun (the pool is closed) rather than closing the pool itself before anyone could contribute.
 
 >>> from ohhell.game import Game
 >>> from ohhell.rules import preset
@@ -31,23 +36,39 @@ True
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from ohhell.actions import Action, Cut, Draw, Shuffle
 from ohhell.fairness import FairEvent, new_seed
 from ohhell.game import State
+from ohhell.server import fair_pool
 from ohhell.server.deals import register_deal_source
+from ohhell.server.store import Store
 
 CHANCE_TYPES = (Draw, Shuffle, Cut)
 KIND = "fair-event"
 
 
 class EventDeals:
-    """The deal source of every table of one event (or one day of the daily deal)."""
+    """The deal source of every table of one event (or one day of the daily deal).
 
-    def __init__(self, event_id: str, seed: str | None = None) -> None:
-        self.fair = FairEvent(event_id, seed if seed is not None else new_seed())
+    ``pooled``: the deals derive from the seed and the event's pool of contributions (scheme
+    ``per-event-pool``), known once the pool is closed (:meth:`ready`, or ``pool`` given);
+    ``labelled``: the record says whose each contribution is (an event's seats); ``wait``: this
+    table deals only once another has closed the pool.
+    """
+
+    def __init__(self, event_id: str, seed: str | None = None, pooled: bool = False, wait: bool = False,
+                 labelled: bool = True, pool: fair_pool.Pool | None = None) -> None:
+        self._seed = seed if seed is not None else new_seed()
+        self.pooled = pooled
+        self.wait = wait
+        self.labelled = labelled
+        self.fair = FairEvent(event_id, self._seed)
+        if pool is not None:
+            self.use(pool)
         self._hand: tuple[int, int, list[Action]] | None = None
         """The chance actions of the hand being dealt: (hand index, history length at its first
         chance node, the actions)."""
@@ -58,15 +79,53 @@ class EventDeals:
 
     @property
     def seed(self) -> str:
-        return str(self.fair.to_json()["seed"])
+        return self._seed
 
     @property
     def commitment(self) -> str:
         return self.fair.commitment
 
+    @property
+    def known(self) -> bool:
+        """Whether the deals can be derived: no pool, or its frozen contents are known."""
+        return not self.pooled or self.fair.pool is not None
+
+    def use(self, pool: fair_pool.Pool) -> None:
+        """Deal from this frozen pool."""
+        if pool.open:
+            raise ValueError("an open pool cannot be dealt from")
+        self.fair = FairEvent(self.event_id, self._seed, pool.values, pool.contributors if self.labelled else None)
+        self._hand = None
+
+    async def ready(self, store: Store) -> bool:
+        """Make the deals derivable before the table deals (the table calls this first):
+        without a pool, nothing to do; else close the pool (the event begins) and deal from it
+        as frozen — or, for a table that ``wait``s, ``False`` while nobody has closed it yet
+        (the table asks again a little later)."""
+        if self.known:
+            return True
+        scope = self.event_id
+        pool: fair_pool.Pool | None
+        if self.wait:
+            def look() -> fair_pool.Pool | None:
+                with store.engine.connect() as conn:
+                    return fair_pool.read(conn, scope)
+
+            pool = await asyncio.to_thread(look)
+            if pool is None or pool.open:  # (none yet: the event is being created)
+                return False
+        else:
+            pool = await store.write(lambda conn: fair_pool.close(conn, scope))
+        if pool is None:
+            raise RuntimeError(f"event {scope}: its pool of contributions is not stored")
+        self.use(pool)
+        return True
+
     def draw(self, state: State) -> Action:
         """The next chance action at this chance node (the hand's actions are derived once, at
         its first chance node; the table asks for them one at a time)."""
+        if not self.known:
+            raise RuntimeError(f"event {self.event_id}: the pool must be closed (ready()) before the deal")
         done = 0  # the chance actions of this hand already applied (they end the history)
         for action in reversed(state.history):
             if not isinstance(action, CHANCE_TYPES):
@@ -86,11 +145,15 @@ class EventDeals:
 
     def to_json(self) -> dict[str, Any]:
         """The table settings' name for this source (``ohhell.server.deals``)."""
-        return {"kind": KIND, "event": self.event_id, "seed": self.seed}
+        out: dict[str, Any] = {"kind": KIND, "event": self.event_id, "seed": self.seed}
+        if self.pooled:
+            out.update(pool=True, wait=self.wait, labelled=self.labelled)
+        return out
 
     @classmethod
     def from_json(cls, spec: Mapping[str, Any]) -> EventDeals:
-        return cls(str(spec["event"]), str(spec["seed"]))
+        return cls(str(spec["event"]), str(spec["seed"]), bool(spec.get("pool")), bool(spec.get("wait")),
+                   bool(spec.get("labelled", True)))
 
 
 register_deal_source(KIND, EventDeals.from_json)

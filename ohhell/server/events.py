@@ -34,10 +34,12 @@ from typing import Any, Final
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, select
 from sqlalchemy.engine import Connection
 
+from ohhell.fairness import verify_record
 from ohhell.game import State
-from ohhell.i18n import N_
+from ohhell.i18n import N_, _
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
+from ohhell.server import fair_pool
 from ohhell.server.accounts import AccountError
 from ohhell.server.community import rebuild_state
 from ohhell.server.duplicate import EventDeals
@@ -90,10 +92,15 @@ class EventRow:
     seed: str
     commitment: str
     codes: list[str]
+    pool: fair_pool.Pool | None = None
+    """The event's pool of contributions (``None``: an event made before the pool, scheme
+    ``per-event``)."""
 
     @property
     def deals(self) -> EventDeals:
-        return EventDeals(self.id, self.seed)
+        """The event's deals as far as they are known (with the pool once it is closed)."""
+        closed = self.pool if self.pool is not None and not self.pool.open else None
+        return EventDeals(self.id, self.seed, pooled=self.pool is not None, pool=closed)
 
 
 @dataclass
@@ -162,6 +169,8 @@ class EventService:
                                                 seats=json.dumps(seats), seed=deals.seed, commitment=deals.commitment))
             conn.execute(event_tables.insert(), [{"event_id": deals.event_id, "table_index": index, "code": code}
                                                  for index, code in enumerate(codes)])
+            if deals.pooled:
+                fair_pool.create_pool(conn, deals.event_id)
 
         await self.store.write(call)
 
@@ -172,7 +181,7 @@ class EventService:
         codes = [r.code for r in conn.execute(select(event_tables.c.code).where(event_tables.c.event_id == event_id)
                                               .order_by(event_tables.c.table_index))]
         return EventRow(row.id, row.name, row.created, row.host_account, Rules.from_json(json.loads(row.rules)),
-                        json.loads(row.seats), row.seed, row.commitment, codes)
+                        json.loads(row.seats), row.seed, row.commitment, codes, fair_pool.read(conn, event_id))
 
     async def load(self, event_id: str) -> EventRow | None:
         if not isinstance(event_id, str) or len(event_id) > 16:
@@ -276,10 +285,36 @@ class EventService:
                        for t in tables],
             "standings": self.standings(event, tables),
         }
+        out["fair"] = self.fairness(event, tables, over)
         if over:
             out["seed"] = event.seed
             for entry, t in zip(out["tables"], tables, strict=True):
                 entry["code"] = t.code
+        return out
+
+    def fairness(self, event: EventRow, tables: Sequence[TableProgress], over: bool) -> dict[str, Any]:
+        """The event's provably fair deals as anyone may see them: the scheme, the commitment,
+        the pool (open or not, how many; once closed, its contributions); once the event is over
+        the seed and, for every table, ``ohhell verify``'s verdict on its record."""
+        out: dict[str, Any] = {"scheme": "per-event" if event.pool is None else "per-event-pool",
+                               "commitment": event.commitment, "pool": fair_pool.public(event.pool, labelled=True)}
+        if not over:
+            return out
+        out["seed"] = event.seed
+        deals = event.deals
+        verdicts = []
+        for t in tables:
+            assert t.state is not None
+            record = deals.annotate(record_from_state(t.state, t.display_names()), revealed=True)
+            found = verify_record(record, scope=event.id)
+            verified = bool(found) and all(verdict.verified for verdict in found)
+            first_failure = next((verdict for verdict in found if not verdict.verified), None)
+            verdicts.append({"table": t.index, "verified": verified, "hands": len(found),
+                             "message": (found[0].message if verified and found else
+                                         first_failure.message if first_failure is not None else
+                                         _("not verified: the table has no hand to check"))})
+        out["tables"] = verdicts
+        out["verified"] = bool(verdicts) and all(item["verified"] for item in verdicts)
         return out
 
     def hand(self, event: EventRow, tables: Sequence[TableProgress], hand: int) -> dict[str, Any] | None:
@@ -310,4 +345,5 @@ class EventService:
             record = deals.annotate(record_from_state(t.state, t.display_names()), revealed=True)
             records.append({"table": t.index, "code": t.code, "record": record})
         return {"event": event.id, "name": event.name, "rules": event.rules.to_json(), "seed": event.seed,
-                "commitment": event.commitment, "tables": records, "standings": self.standings(event, tables)}
+                "commitment": event.commitment, "pool": fair_pool.public(event.pool, labelled=True),
+                "tables": records, "standings": self.standings(event, tables)}

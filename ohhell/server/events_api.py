@@ -8,6 +8,7 @@ Tables are created through the table manager (``create_seated`` for an event's t
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Any, Final
@@ -18,8 +19,9 @@ from starlette.routing import BaseRoute, Route
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
-from ohhell.i18n import N_, _
+from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
+from ohhell.server import fair_pool
 from ohhell.server.accounts import AccountError, Session
 from ohhell.server.accounts_api import (
     GUEST_COOKIE,
@@ -33,11 +35,11 @@ from ohhell.server.accounts_api import (
     say,
     text_field,
 )
-from ohhell.server.daily import DailyService, today
+from ohhell.server.daily import DailyService, Day, next_day, today
 from ohhell.server.duplicate import EventDeals
-from ohhell.server.events import EventService, check_seats, new_event_id
+from ohhell.server.events import OPEN, EventService, check_seats, new_event_id
 from ohhell.server.store import StoreError
-from ohhell.server.tables import TIMER_MODES
+from ohhell.server.tables import TIMER_MODES, token_hash
 from ohhell.server.texts import speaking
 
 MAX_EVENT_NAME: Final = 64
@@ -175,13 +177,19 @@ async def api_create_event(request: Request) -> Response:
     try:
         seats = check_seats(data.get("seats"), data.get("tables"), rules.players, manager(request).levels)
         service = event_service(request)
-        deals = EventDeals(new_event_id())
+        deals = EventDeals(new_event_id(), pooled=True)
         event_id = deals.event_id
+        # The pool exists before any table does: a table dealing at once finds it.
+        await request.app.state.server.store.write(lambda conn: fair_pool.create_pool(conn, event_id))
+        people = any(OPEN in row for row in seats)
         codes = []
         for index, row in enumerate(seats):
             # A table of bots only plays on with nobody watching: the event's people wait for it.
-            extra = {"event": event_id, "event_table": index, "unattended": "open" not in row}
-            table, _token = await create_table(request, rules, row, extra, deals, timer)
+            extra = {"event": event_id, "event_table": index, "unattended": OPEN not in row}
+            # ... and it deals only once a table of people has begun the event (closing the pool
+            # of contributions), unless nobody is to come at all.
+            source = EventDeals(event_id, deals.seed, pooled=True, wait=people and OPEN not in row)
+            table, _token = await create_table(request, rules, row, extra, source, timer)
             codes.append(table.code)
         await service.save(name, session.account.id if session else None, rules, seats, deals, codes)
     except AccountError as error:
@@ -208,8 +216,8 @@ async def api_event(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     event, tables = found
-    view = event_service(request).view(event, tables)
     with speaking(_language(request)):
+        view = event_service(request).view(event, tables)
         view["rules_text"] = [list(pair) for pair in describe_rules(event.rules)]
     return JSONResponse(view)
 
@@ -269,6 +277,17 @@ async def api_event_join(request: Request) -> Response:
     table = await manager(request).get(event.codes[index])
     if table is None:
         return refuse(request, 404, "no-event", N_("There is no such event."))
+    if getattr(table, "status", "waiting") != "waiting" or not any(
+            place.kind == OPEN and place.index == seat for place in table.seats):
+        return refuse(request, 409, "seat-taken", N_("That seat is taken; choose another."))
+    # The contribution is stored before the seat is taken: taking the last seat of a table
+    # starts it, and its first deal closes the pool. One that comes too late is not taken; the
+    # seat is (the answer says so).
+    contribution: dict[str, Any] | None = None
+    if data.get("contribution") is not None and event.pool is not None:
+        contribution = await add_contribution(request, event.id, f"{index}:{seat}", data["contribution"])
+        if contribution.get("code") == "bad-contribution":
+            return JSONResponse(contribution, status_code=400)
     try:
         with speaking(_language(request)):
             seat_index, token = await table.join(name, seat)
@@ -278,7 +297,50 @@ async def api_event_join(request: Request) -> Response:
         return refuse(request, 503, "storage", N_("The server could not save that; try again."))
     if session is not None:
         await community(request).claim(session.account.id, table.code, token)
-    return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index})
+    return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index,
+                         "contribution": contribution})
+
+
+async def add_contribution(request: Request, scope: str, contributor: str, value: Any) -> dict[str, Any]:
+    """Add a contribution to a pool: ``{"value": …}`` when taken, else ``{"error", "code"}``
+    (the pool's refusal, in the request's language)."""
+    try:
+        taken = await fair_pool.add(request.app.state.server.store, scope, contributor, value)
+    except fair_pool.PoolError as error:
+        return {"error": say(request, str(error)), "code": error.kind}
+    return {"value": taken}
+
+
+POOL_REFUSALS: Final = {"closed": 409, "full": 409, "already-contributed": 409, "no-pool": 409,
+                        "bad-contribution": 400}
+
+
+async def api_event_contribute(request: Request) -> Response:
+    """An entrant's contribution to the event's pool (``{"table", "seat", "token", "value"}``:
+    the seat's token proves whose it is), any time before the event begins."""
+    _session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    event = await event_service(request).load(str(request.path_params["event"]))
+    if event is None:
+        return refuse(request, 404, "no-event", N_("There is no such event."))
+    index, seat, token = data.get("table"), data.get("seat"), data.get("token")
+    if not isinstance(index, int) or not 0 <= index < len(event.codes) or not isinstance(seat, int) \
+            or not 0 <= seat < event.rules.players or not isinstance(token, str) or not token:
+        return refuse(request, 400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
+    stored = await asyncio.to_thread(request.app.state.server.store.load_table, event.codes[index])
+    holder = next((row for row in stored.seats if row.seat == seat), None) if stored is not None else None
+    if holder is None or holder.token_hash is None or not secrets.compare_digest(holder.token_hash, token_hash(token)):
+        return refuse(request, 403, "not-your-seat", N_("Only the person in that seat may contribute for it."))
+    if event.pool is None:
+        return refuse(request, 409, "no-pool", N_("This game takes no contributions."))
+    result = await add_contribution(request, event.id, f"{index}:{seat}", data.get("value"))
+    if "error" in result:
+        return JSONResponse(result, status_code=POOL_REFUSALS.get(result["code"], 409))
+    return JSONResponse(result)
 
 
 async def seated_in_event(request: Request, account_id: str, codes: list[str]) -> bool:
@@ -301,22 +363,92 @@ def daily_player(request: Request, session: Session | None) -> str | None:
     return f"g:{guest}" if guest and 16 <= len(guest) <= 64 else None
 
 
+def day_fairness(day: Day, revealed: bool) -> dict[str, Any]:
+    """A day's provably fair deals as anyone may see them: the scheme, the commitment, the pool
+    (open or not, how many; once closed, its contributions, never whose), a plain word on who
+    chose the cards; the seed once the day is over (``revealed``)."""
+    pool = fair_pool.public(day.pool, labelled=False)
+    out: dict[str, Any] = {"scheme": "per-event" if day.pool is None else "per-event-pool",
+                           "commitment": day.commitment, "pool": pool}
+    if day.pool is None:
+        out["summary"] = _("No contributions (a day from before they were taken): the server alone chose this seed.")
+    elif day.pool.open:
+        out["summary"] = _("Contributions are taken until the day begins.")
+    elif not day.pool.entries:
+        out["summary"] = _("Nobody contributed to this day's deal: the server alone chose its seed.")
+    else:
+        count = len(day.pool.entries)
+        out["summary"] = ngettext("The cards come from the server's seed and %(n)d contribution sent the day before.",
+                                  "The cards come from the server's seed and %(n)d contributions sent the day "
+                                  "before.", count) % {"n": count}
+    if revealed:
+        out["seed"] = day.seed
+    return out
+
+
 async def api_daily(request: Request) -> Response:
+    """Today's deal (its commitment, published the day before, and its pool), tomorrow's
+    commitment (drawn now if need be: the browser then contributes to it), yesterday's seed."""
     service = daily_service(request)
     day = await service.day(today(), create=True)
     assert day is not None
+    tomorrow = await service.day(next_day(day.day), create=True)
+    assert tomorrow is not None
     session = await current_session(request)
     player = daily_player(request, session)
     mine = await service.find_try(day.day, player) if player else None
     yesterday = await service.day(today(time.time() - 86400))
     with speaking(_language(request)):
         described = [list(pair) for pair in describe_rules(day.rules)]
-    return JSONResponse({
-        "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
-        "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
-        "yesterday": {"day": yesterday.day, "seed": yesterday.seed, "commitment": yesterday.commitment}
-        if yesterday else None,
-    }, headers={"Cache-Control": "no-store"})
+        return JSONResponse({
+            "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
+            "fair": day_fairness(day, revealed=False),
+            "tomorrow": {"day": tomorrow.day, "commitment": tomorrow.commitment,
+                         "pool": fair_pool.public(tomorrow.pool, labelled=False)},
+            "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
+            "yesterday": {"day": yesterday.day, "seed": yesterday.seed, "commitment": yesterday.commitment,
+                          "fair": day_fairness(yesterday, revealed=True)} if yesterday else None,
+        }, headers={"Cache-Control": "no-store"})
+
+
+def guest_player(request: Request, session: Session | None) -> tuple[str, str | None]:
+    """Who this is for the daily deal, and a new guest cookie to set when the browser has none."""
+    player = daily_player(request, session)
+    if player is not None:
+        return player, None
+    new_guest = secrets.token_urlsafe(24)
+    return f"g:{new_guest}", new_guest
+
+
+def set_guest(request: Request, response: Response, new_guest: str | None) -> None:
+    if new_guest is not None:
+        response.set_cookie(GUEST_COOKIE, new_guest, max_age=GUEST_DAYS * 86400, path="/", httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https")
+
+
+async def api_daily_contribute(request: Request) -> Response:
+    """A browser's contribution to tomorrow's deal (``{"day": D, "value": 64 hex}``), taken from
+    whoever opens the daily page or plays on the day before D, until D begins."""
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    data = await body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    day = data.get("day")
+    if not isinstance(day, str) or len(day) != 10:
+        return refuse(request, 400, "no-day", N_("There is no daily deal for that day."))
+    service = daily_service(request)
+    if day > today() and await service.day(day) is None:
+        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+    player, new_guest = guest_player(request, session)
+    try:
+        taken = await service.contribute(day, player, data.get("value"))
+    except fair_pool.PoolError as error:
+        return refuse(request, POOL_REFUSALS.get(error.kind, 409), error.kind, str(error))
+    response = JSONResponse({"day": day, "value": taken})
+    set_guest(request, response, new_guest)
+    return response
 
 
 async def api_daily_start(request: Request) -> Response:
@@ -334,11 +466,7 @@ async def api_daily_start(request: Request) -> Response:
     service = daily_service(request)
     day = await service.day(today(), create=True)
     assert day is not None
-    player = daily_player(request, session)
-    new_guest = None
-    if player is None:
-        new_guest = secrets.token_urlsafe(24)
-        player = f"g:{new_guest}"
+    player, new_guest = guest_player(request, session)
     existing = await service.find_try(day.day, player)
     if existing is not None:
         return JSONResponse({"error": say(request, N_("You have played today's deal; come back tomorrow.")),
@@ -354,10 +482,18 @@ async def api_daily_start(request: Request) -> Response:
         return refuse(request, 409, "played", N_("You have played today's deal; come back tomorrow."))
     if session is not None and token is not None:
         await community(request).claim(session.account.id, table.code, token)
-    response = JSONResponse({"code": table.code, "seat": 0, "token": token, "day": day.day})
-    if new_guest is not None:
-        response.set_cookie(GUEST_COOKIE, new_guest, max_age=GUEST_DAYS * 86400, path="/", httponly=True,
-                            samesite="lax", secure=request.url.scheme == "https")
+    contribution: dict[str, Any] | None = None
+    if data.get("contribution") is not None:  # who plays today contributes to tomorrow's deal
+        tomorrow = next_day(day.day)
+        await service.day(tomorrow, create=True)
+        try:
+            contribution = {"day": tomorrow, "value": await service.contribute(tomorrow, player,
+                                                                               data["contribution"])}
+        except fair_pool.PoolError as error:
+            contribution = {"day": tomorrow, "error": say(request, str(error)), "code": error.kind}
+    response = JSONResponse({"code": table.code, "seat": 0, "token": token, "day": day.day,
+                             "contribution": contribution})
+    set_guest(request, response, new_guest)
     return response
 
 
@@ -378,8 +514,32 @@ async def api_daily_results(request: Request) -> Response:
     own = mine.table_id if mine else None
     for row in rows:
         row["you"] = row.pop("table") == own
+    with speaking(_language(request)):
+        fair = day_fairness(found, revealed=day < today())
     return JSONResponse({"day": day, "players": rows, "seed": found.seed if day < today() else None,
-                         "commitment": found.commitment})
+                         "commitment": found.commitment, "fair": fair})
+
+
+async def api_daily_record(request: Request) -> Response:
+    """The record of a try of a past day (``?table=CODE``), with every hand's ``fair`` entry and
+    the day's seed, for ``ohhell verify``; 409 while the day is not over (its seed, and any
+    try's cards, would tell today's deal)."""
+    service = daily_service(request)
+    code = request.query_params.get("table", "").upper()
+    found = await asyncio.to_thread(request.app.state.server.store.load_table, code) if 0 < len(code) <= 16 else None
+    day_text = found.row.settings.get("extra", {}).get("daily") if found is not None else None
+    day = await service.day(day_text) if isinstance(day_text, str) else None
+    if found is None or day is None:
+        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+    if day.day >= today():
+        return refuse(request, 409, "not-yet", N_("The records of a day's deal are shown once the day is over."))
+    from ohhell.record import record_from_state
+    from ohhell.server.community import rebuild_state
+
+    state = await asyncio.to_thread(rebuild_state, found)
+    names = [row.name or row.bot or "" for row in found.seats]
+    record = day.deals.annotate(record_from_state(state, names), revealed=True)
+    return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="ohhell-daily-{code}.json"'})
 
 
 def routes() -> list[BaseRoute]:
@@ -389,9 +549,12 @@ def routes() -> list[BaseRoute]:
         Route("/api/events", api_create_event, methods=["POST"]),
         Route("/api/events/{event}", api_event),
         Route("/api/events/{event}/join", api_event_join, methods=["POST"]),
+        Route("/api/events/{event}/contribute", api_event_contribute, methods=["POST"]),
         Route("/api/events/{event}/hands/{hand}", api_event_hand),
         Route("/api/events/{event}/export", api_event_export),
         Route("/api/daily", api_daily),
         Route("/api/daily/start", api_daily_start, methods=["POST"]),
         Route("/api/daily/results", api_daily_results),
+        Route("/api/daily/contribute", api_daily_contribute, methods=["POST"]),
+        Route("/api/daily/record", api_daily_record),
     ]

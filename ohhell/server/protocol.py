@@ -106,6 +106,23 @@ class ClientMessage:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def message_id(text: str | bytes, limit: int) -> Any:
+    """The ``id`` of a raw client message, if it has a valid one, else ``None`` — for an answer
+    given before the message is handled (``rate-limited``), which repeats the id like every other.
+
+    >>> message_id('{"type": "ping", "id": 7}', 4096), message_id('{"id": [1]}', 4096), message_id("[", 4096)
+    (7, None, None)
+    """
+    if len(text) > limit:
+        return None
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, (int, str)) and not isinstance(found, bool) and len(str(found)) <= 64 else None
+
+
 def parse_client_message(text: str | bytes, limit: int) -> ClientMessage:
     """Check one client message; raise :class:`ProtocolError` if it is oversized, not JSON,
     or not a message of the protocol."""

@@ -19,10 +19,11 @@ A **family** groups rule sets in which skill carries over (:func:`rating_family`
 decides what a good bid is, secret bids and Devil's Bridge change what a player knows, jokers
 change the cards. Within a family the number of players and the schedule may differ.
 
-Bots have fixed ratings per level (:data:`BOT_RATINGS`, measured with
-``benchmarks/bot_ratings.py``): in a rated game with bots, the people's ratings move against the
-bots' fixed ones and the bots' never move (otherwise a bot would drift with whoever happens to
-play it). A guest (a seat no account claimed) counts as a newcomer held fixed.
+Bots have fixed ratings per level (:data:`BOT_RATINGS`: the arena's measured ratings of the
+levels, :data:`ARENA_ELO`, which are on the Elo scale, converted to this one): in a rated game
+with bots, the people's ratings move against the bots' fixed ones and the bots' never move
+(otherwise a bot would drift with whoever happens to play it). A guest (a seat no account
+claimed) counts as a newcomer held fixed.
 
 >>> from ohhell.rules import preset
 >>> [rating_family(preset(name, players=4)) for name in ("classic", "contract-whist", "german-bridge")]
@@ -75,16 +76,40 @@ FAMILY_NAMES: Final[dict[str, str]] = {
     "7-truf": N_("7-Truf"), "jokers": N_("Jokers"), "devils-bridge": N_("Devil's Bridge"),
 }
 
+ARENA_ELO: Final[dict[str, float]] = {"random": 508.0, "beginner": 1027.0, "casual": 1286.0, "basic": 1500.0,
+                                      "strong": 1593.0}
+"""The levels' ratings as measured in the arena, on the **Elo scale** (docs/bots.md: whole classic
+games of four, ``benchmarks/strength.py --field levels``, every pair at a table compared by final
+totals, fitted to Bradley–Terry with ``basic`` at 1500): 400 points are odds of 10 to 1 of
+finishing ahead."""
+
+ELO_TO_OPENSKILL: Final = math.sqrt(2) * BETA * math.log(10) / 400
+"""Rating points here per Elo point (≈ 2.035). Both scales model the chance of finishing ahead of
+one other player with a logistic curve: Elo 1 / (1 + 10^(−Δ/400)), this one (Plackett–Luce, two
+players of small σ) 1 / (1 + e^(−Δ/c)) with c = √2·β; the same chance needs Δ·c·ln 10 / 400
+points here for Δ Elo points. ``basic`` is 1500 on both (a newcomer's start)."""
+
+BOT_SIGMA: Final = 100.0
+"""The σ a bot plays at: about the uncertainty of the arena's measurement, on this scale."""
+
+
+def from_elo(elo: float) -> float:
+    """An Elo-scale rating (``basic`` = 1500) on this scale, rounded.
+
+    >>> from_elo(1500), from_elo(1593), from_elo(508)
+    (1500.0, 1689.0, -519.0)
+    """
+    return float(round(MU + (elo - ARENA_ELO["basic"]) * ELO_TO_OPENSKILL))
+
+
 BOT_RATINGS: Final[dict[str, tuple[float, float]]] = {
-    "random": (571.0, 100.0),
-    "basic": (1500.0, 100.0),
-    "strong": (2339.0, 100.0),
+    level: (from_elo(elo), BOT_SIGMA) for level, elo in ARENA_ELO.items()
 }
-"""The fixed (μ, σ) of each bot level, in every family: measured by ``benchmarks/bot_ratings.py
---deals 40`` (120 games of classic for three, 2026-12-01: strong finished ahead of basic in 94 %
-of them, basic ahead of random in 95 %, strong ahead of random in all), with ``basic`` anchored
-at a newcomer's 1500; σ = 100 is about the measurement's uncertainty. A level not listed (an
-operator's external bot) counts as a newcomer held fixed."""
+"""The fixed (μ, σ) of each bot level, in every family, on **this** (OpenSkill) scale: the arena's
+Elo-scale ratings (:data:`ARENA_ELO`) converted by :data:`ELO_TO_OPENSKILL` — random −519,
+beginner 537, casual 1064, basic 1500, strong 1689. One measurement of all five levels as they
+play today, the one docs/bots.md publishes, so the two pages cannot disagree (docs/accounts.md
+says why). A level not listed (an operator's external bot) counts as a newcomer held fixed."""
 
 
 def rating_family(rules: Rules) -> str:

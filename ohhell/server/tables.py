@@ -104,6 +104,9 @@ TIMER_MODES: Final[dict[str, float]] = {"none": 0.0, "relaxed": 60.0, "fast": 15
 TIMEOUTS_BEFORE_AWAY: Final = 2
 """A person who lets the timer run out this many turns in a row is away: a stand-in plays for
 them until they are back. Fewer timeouts only cost the turn (the strong bot plays it)."""
+DEALS_RETRY: Final = 3.0
+"""Seconds before a table whose deal source is not ready (a duplicate event's table of bots,
+before the event has begun) asks it again."""
 CHAT_KEPT: Final = 50
 """How many chat lines a table keeps in memory and sends to a new connection."""
 MAX_CHAT_LENGTH: Final = 300
@@ -1001,6 +1004,9 @@ class LiveTable(TableRoom):
                 if self.fair is not None:
                     await self._fair_deal(now)
                     return
+                if not await self.deals.ready(self.store):  # a source that must prepare first (an event's pool)
+                    self.chance_ready = now + DEALS_RETRY  # the event has not begun: ask again later
+                    return
                 drawn = self._draw_chance()
                 self.chance_ready = None
                 await self._commit(drawn)
@@ -1179,6 +1185,9 @@ class TableManager:
         record, the verdicts, the analysis): a reason (translated) why not yet, or ``None``. A
         duplicate event's table is private until the event is over (its cards are still to be
         played at the other tables)."""
+        self.record_annotators: list[Callable[[TableRoom, dict[str, Any]], Awaitable[dict[str, Any]]]] = []
+        """Asked, once :attr:`look_guards` let a reader look, to add to a table's record what only
+        another part knows (a duplicate event's deals: its seed and contributions pool)."""
         self.on_finished: list[Callable[[LiveTable], Any]] = []
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
@@ -1373,6 +1382,14 @@ class TableManager:
         if table.status == PLAYING and table.settings.extra.get("unattended"):
             return False  # it plays on with nobody there (a duplicate event's table of bots)
         return nobody and table.status in (FINISHED, PLAYING)
+
+    async def record_of(self, table: TableRoom) -> dict[str, Any]:
+        """The table's record as a reader may see it (after :meth:`why_private`): with the
+        fairness of its revealed hands, its own and what :attr:`record_annotators` add."""
+        record = await table.full_record()
+        for annotate in self.record_annotators:
+            record = await annotate(table, record)
+        return record
 
     async def why_private(self, table: TableRoom) -> str | None:
         """Why nobody but the table's seats may look at it now (:attr:`look_guards`), or ``None``."""

@@ -270,6 +270,9 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "status_finished": N_("finished"),
     "status_paused": N_("paused"),
     "next_game": N_("rematch: %(code)s"),
+    "rated_game": N_("Rated game"),
+    "rated_hint": N_("The game counts for the rating of everyone at the table who has an account; you play as "
+                     "%(name)s."),
     "status_stand_in": N_("stand-in bot"),
     # -- the history page of a game: the analysis and the fair deals (issue 16)
     "history_of": N_("History of table %(code)s"),

@@ -293,3 +293,23 @@ def test_without_the_c_solver_the_same_facts(monkeypatch: pytest.MonkeyPatch) ->
                     assert py_facts[key] == c_facts[key]
                     settled += 1
     assert settled > 40
+
+
+def test_the_progress_bar_draws_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ohhell analyze --progress`` draws rich's bar on standard error, on a terminal (forced
+    here: the test has none), up to the number of hands, and prints the analysis as usual;
+    ``--no-progress`` draws nothing."""
+    path = tmp_path / "game.json"
+    record = short_game()
+    path.write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich: standard error is a terminal
+    monkeypatch.setenv("COLUMNS", "100")
+    result = CliRunner().invoke(main, ["analyze", str(path), "--budget", str(BUDGET), "--progress"])
+    assert result.exit_code == 0, result.output
+    drawn = result.stderr
+    hands = len(record["hands"])
+    assert "\x1b[" in drawn and f"{hands}/{hands}" in drawn, drawn[-400:]
+    assert "━" in drawn  # the bar itself
+    assert "P0" in result.stdout  # the analysis, as without the bar
+    quiet = CliRunner().invoke(main, ["analyze", str(path), "--budget", str(BUDGET), "--no-progress"])
+    assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == result.stdout

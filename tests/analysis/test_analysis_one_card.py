@@ -20,6 +20,7 @@ from ohhell.cards import SUIT_MASKS, parse_card
 from ohhell.cli import main
 from ohhell.i18n import LANGUAGES, set_language
 from ohhell.scoring import hand_score
+from ohhell.spreadsheet import FORMULA_TRIGGERS
 
 
 def test_count_distinct_against_brute_force() -> None:
@@ -183,6 +184,9 @@ def test_outputs(tmp_path: Path) -> None:
     write_csv(table, tmp_path / "t.csv")
     lines = (tmp_path / "t.csv").read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == list(CSV_COLUMNS) and len(lines) == 1 + len(table.rows)
+    # Written through ohhell.spreadsheet.csv_text like every CSV of the project: no cell a
+    # spreadsheet would read as a formula.
+    assert not any(cell.startswith(FORMULA_TRIGGERS) for line in lines for cell in line.split(","))
     data = table.to_json()
     assert data["players"] == 3 and len(data["places"]) == 3 and data["rows"][0]["win_exact"]
     try:

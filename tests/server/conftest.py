@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -206,6 +207,16 @@ def browser() -> Iterator[object]:
             yield launched
         finally:
             launched.close()
+
+
+def record_page_errors(page: Any, errors: list[str]) -> None:
+    """Add to ``errors`` every uncaught exception of ``page`` and every Content-Security-Policy
+    violation it reports: Chromium refuses what the server's policy forbids (an inline script or
+    style, another site's resource) and says so on the console, so a browser test that checks
+    ``errors`` is empty fails on any violation."""
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(f"console: {message.text}")
+            if message.type == "error" and "Content Security Policy" in message.text else None)
 
 
 def run_async(coroutine: object) -> object:

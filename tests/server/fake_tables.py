@@ -117,6 +117,8 @@ class FakeTables:
         actions = []
         while not state.is_terminal() and (hands is None or len(state.finished_hands) < hands):
             if state.is_chance_node():
+                if not await table.deals.ready(self.store):  # as the real table asks (an event's pool)
+                    break  # the event has not begun: this table of bots waits
                 action = table.deals.draw(state)
             else:
                 seat = state.turn if state.turn is not None else state.actors()[0]

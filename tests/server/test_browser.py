@@ -1,6 +1,8 @@
 """End to end in a real headless Chromium (Debian's), driven by Playwright: create a table with
 bots, play a whole hand by clicking, reload and resume, watch as a spectator, a friend joins by
-link, a phone screen, the scorekeeper. Screenshots of the table are kept in docs/screenshots."""
+link, a phone screen, the scorekeeper. Screenshots of the table are kept in docs/screenshots.
+Every page of every test records its uncaught exceptions and the Content-Security-Policy
+violations Chromium reports on its console (``record_page_errors``); any one fails the test."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, free_port, record_page_errors, spawn_server, stop_process
 
 # The pictures in docs/screenshots are remade with OHHELL_SCREENSHOTS=1; otherwise the tests
 # take them in a temporary folder (a test run must not change the working tree).
@@ -32,14 +34,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+def errors() -> Iterator[list[str]]:
+    """The errors of every page a test opens (see :func:`watched`); none may be left at the end."""
+    found: list[str] = []
+    yield found
+    assert found == [], found
+
+
+def watched(context: Any, errors: list[str]) -> Any:
+    """A new page of ``context`` whose exceptions and CSP violations go to ``errors``."""
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
+    record_page_errors(page, errors)
+    return page
+
+
+@pytest.fixture
+def page(browser: Any, errors: list[str]) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    yield watched(context, errors)
     context.close()
-    assert errors == [], errors
 
 
 def shot(page: Any, name: str) -> None:
@@ -87,7 +100,8 @@ def hand_cards(page: Any) -> list[str]:
 HAND_TWO = "document.querySelector('.info-bar') && document.querySelector('.info-bar').textContent.includes('Hand 2 ')"
 
 
-def test_play_a_hand_by_clicking_reload_and_watch(server: ServerProcess, page: Any, browser: Any) -> None:
+def test_play_a_hand_by_clicking_reload_and_watch(server: ServerProcess, page: Any, browser: Any,
+                                                  errors: list[str]) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     page.fill("#name", "Ann")
@@ -108,7 +122,7 @@ def test_play_a_hand_by_clicking_reload_and_watch(server: ServerProcess, page: A
     assert hand_cards(page) == before
     # A spectator sees the table and no hand.
     watcher = browser.new_context(viewport={"width": 1000, "height": 800})
-    spectator = watcher.new_page()
+    spectator = watched(watcher, errors)
     spectator.goto(f"{server.url}/t/{code}?watch")
     spectator.wait_for_selector(".felt")
     assert spectator.query_selector("#hand") is None
@@ -130,7 +144,7 @@ def test_play_a_hand_by_clicking_reload_and_watch(server: ServerProcess, page: A
     assert len(page.query_selector_all("#history .trick-cards .card")) == 4
 
 
-def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) -> None:
+def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any, errors: list[str]) -> None:
     page.goto(server.url + "/")
     page.fill("#name", "Ann")
     page.select_option("#players", "3")
@@ -146,7 +160,7 @@ def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) 
     summary = page.evaluate("async (code) => (await fetch('/api/tables/' + code)).json()", code)
     assert summary["timer"] == 60 and summary.get("timer_mode", "relaxed") == "relaxed", summary
     friend_context = browser.new_context()
-    friend = friend_context.new_page()
+    friend = watched(friend_context, errors)
     friend.goto(link)
     friend.fill("#join-name", "Bob")
     friend.click("#take-seat")
@@ -157,10 +171,10 @@ def test_a_friend_joins_by_link(server: ServerProcess, page: Any, browser: Any) 
     friend_context.close()
 
 
-def test_phone_screen(server: ServerProcess, browser: Any) -> None:
+def test_phone_screen(server: ServerProcess, browser: Any, errors: list[str]) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
-    phone = context.new_page()
+    phone = watched(context, errors)
     create_with_bots(phone, server.url, "Mia")
     phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
     phone.tap(".bid-button:not([disabled])")
@@ -197,3 +211,22 @@ def test_scorekeeper_page(server: ServerProcess, page: Any) -> None:
     assert totals.split()[1:] == ["10", "12", "13", "0"], totals
     shot(page, "scorekeeper.png")
     assert Path(SHOTS / "scorekeeper.png").exists()
+
+
+def test_a_csp_violation_is_caught(server: ServerProcess, browser: Any) -> None:
+    """The recorder the tests above rely on sees a violation: an inline script put into the page
+    is refused by the server's policy, and reported."""
+    context = browser.new_context()
+    found: list[str] = []
+    page = watched(context, found)
+    try:
+        page.goto(server.url + "/score")
+        page.wait_for_selector("#sk-create")
+        assert found == []
+        page.evaluate("""() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';
+                                 document.body.appendChild(s); }""")
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => window.ran") is None  # refused
+        assert any("Content Security Policy" in error for error in found), found
+    finally:
+        context.close()

@@ -162,3 +162,57 @@ def test_the_daily_deal_in_the_browser(server: LiveServer, browser: Any) -> None
     page.wait_for_selector("#player-page")
     for watch in (dana, guest):
         watch.close()
+
+
+def test_a_rated_table_from_the_lobby(server: LiveServer, browser: Any) -> None:
+    """The lobby's form offers "Rated game" to a signed-in player only; a rated table is made
+    through ``POST /api/rated-tables`` under the account's name, and its finished game counts
+    for her rating."""
+    guest = Watch(browser, server.url)
+    page = guest.goto("/")
+    page.wait_for_selector("#create-form #seat-choices")
+    page.wait_for_load_state("networkidle")  # the account question has been answered
+    assert page.locator("#rated").count() == 0  # a guest has no rating
+    rita = Watch(browser, server.url)
+    page = rita.goto("/account")
+    page.fill("#account-name", "Rita")
+    page.fill("#account-password", "correct horse")
+    page.click("#sign-up")
+    page.wait_for_selector("#account")
+    page = rita.goto("/")
+    page.wait_for_selector("#rated")
+    assert page.locator("#rated-hint").count() == 0
+    page.fill("#name", "Someone else")
+    page.check("#rated")
+    page.wait_for_selector("#rated-hint")
+    assert page.locator("#name").is_disabled() and page.input_value("#name") == "Rita"
+    page.locator("#create-form").screenshot(path=str(Path(server.database.removeprefix("sqlite:///")).parent
+                                                     / "rated.png"))
+    page.select_option("#players", "3")
+    page.select_option("[data-seat='1']", "basic")
+    page.select_option("[data-seat='2']", "random")
+    # The form's rules are the preset's; a short schedule keeps the run quick (the API takes knobs).
+    page.evaluate("""() => { const original = window.fetch; window.fetch = (url, options) => {
+        if (String(url).startsWith('/api/rated-tables?') && options && options.method === 'POST') {
+          const body = JSON.parse(options.body);
+          body.knobs = {schedule: 'explicit', hands: [[2, 'turn-up'], [1, 'turn-up']]};
+          options = {...options, body: JSON.stringify(body)};
+        }
+        return original(url, options); }; }""")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    code = page.evaluate("() => location.pathname.split('/').pop()")
+    app = server.server.config.app
+    table = app.state.server.tables.tables[code]
+    assert table.settings.extra == {"rated": True}
+    assert table.seats[0].name == "Rita"
+    run_async(play(server.ws_url, code, rita.token(code), 4))
+    page = rita.goto("/u/Rita")
+    page.wait_for_selector("#player-page")
+    page.wait_for_function("() => document.querySelector('#player-page').innerText.includes('1 rated game')")
+    # A bot's page says which scale its fixed rating is on, and the arena's Elo figure it comes from.
+    page = rita.goto("/bots/strong")
+    page.wait_for_selector("#bot-scale")
+    assert "1689" in page.inner_text("#ratings") and "1593" in page.inner_text("#bot-scale")
+    for watch in (guest, rita):
+        watch.close()

@@ -5,7 +5,8 @@ table in it: every text the client shows comes from the server's gettext catalog
 is left in English where a translation exists; the cards keep their suit symbols and take the
 rank letters of the language (Т К Д В in Russian). The language switch in the header changes
 the page at once and is remembered. Screenshots go to a temporary folder (to docs/screenshots
-with ``OHHELL_SCREENSHOTS=1``).
+with ``OHHELL_SCREENSHOTS=1``). Every page (the lobby, the table, its panels, the scorekeeper)
+must run without an uncaught exception or a Content-Security-Policy violation.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, free_port, record_page_errors, spawn_server, stop_process
 from ohhell.i18n import LANGUAGES, rank_letters
 from ohhell.server.texts import client_catalog
 
@@ -59,7 +60,7 @@ def new_page(browser: Any, language: str) -> tuple[Any, Any, list[str]]:
     context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=BROWSER_LOCALES[language])
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    record_page_errors(page, errors)  # uncaught exceptions and CSP violations: any fails the test
     return context, page, errors
 
 

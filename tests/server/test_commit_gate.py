@@ -3,8 +3,9 @@
 The database's write lock is held from outside (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL:
 ``LOCK TABLE ohhell_actions IN EXCLUSIVE MODE``), so an action a seat sends cannot be committed.
 While it waits, every way a table leaves the server — a new spectator's hello, the seat's own
-reconnection, a ping, a hint, the history, the HTTP summary and record — must show the version
-before it. Then either the lock is released and everyone sees the action, or the server is
+reconnection, a ping, a hint, the history, the HTTP summary, record and fairness verdicts — must
+show the version before it; a chat line or a rematch waiting for the database is not in a new
+connection's welcome or state either. Then either the lock is released and everyone sees the action, or the server is
 killed with ``kill -9`` and, started again, the table is back at the version everyone was shown.
 """
 
@@ -105,6 +106,8 @@ async def _every_path_shows(base: str, ws_url: str, code: str, clients: list[Cli
         assert summary["version"] == version
         record = (await http.get(f"{base}/api/tables/{code}/record")).json()
         assert len(record.get("hands", [])) == hands
+        verify = (await http.get(f"{base}/api/tables/{code}/verify")).json()
+        assert len(verify["hands"]) == hands
     # Nobody was told of anything newer meanwhile (the pages opened here included).
     for client in [*clients, spectator, again]:
         assert _highest_version(client, 0) <= version, client.state.get("seat")
@@ -185,7 +188,9 @@ def test_the_last_card_of_a_hand_waiting_for_the_database_is_shown_once_saved(da
                 await client.wait_for(lambda c=client: len(c.state["finished_hands"]) == 1)  # type: ignore[misc]
             async with httpx.AsyncClient(timeout=10) as http:
                 record = (await http.get(f"{server.url}/api/tables/{code}/record")).json()
+                verify = (await http.get(f"{server.url}/api/tables/{code}/verify")).json()
             assert len(record["hands"]) == 1
+            assert [hand["hand"] for hand in verify["hands"]] == [0] and verify["verified"]
             for client in clients:
                 await client.close()
 
@@ -226,6 +231,82 @@ def test_a_seat_and_a_scoresheet_waiting_for_the_database_are_not_shown(database
             await ann.wait_for(lambda: ann.state["table"]["seats"][1]["kind"] == "human")
             await spectator.close()
             await ann.close()
+
+        run_async(under_the_lock())
+    finally:
+        stop_process(server)
+
+
+def test_a_chat_line_waiting_for_the_database_is_not_in_a_welcome(database: str, tmp_path: Path) -> None:
+    server = spawn_server(database, free_port(), tmp_path / "server.log", *PACE)
+    try:
+        async def under_the_lock() -> None:
+            code, clients = await _seated(server.url, server.ws_url)
+            ann = clients[0]
+            await ann.send({"type": "chat", "text": "first", "id": "c1"})
+            await ann.wait_for(lambda: any(m["type"] == "chat" and m["text"] == "first" for m in ann.received))
+            with write_lock(database):
+                await ann.send({"type": "chat", "text": "not saved yet", "id": "c2"})
+                await asyncio.sleep(0.5)
+                spectator = await Client(server.ws_url, code).connect()
+                assert spectator.welcome is not None
+                assert [line["text"] for line in spectator.welcome["chat"]] == ["first"]
+                again = await Client(server.ws_url, code, clients[1].token).connect()
+                assert again.welcome is not None
+                assert [line["text"] for line in again.welcome["chat"]] == ["first"]
+                for client in [*clients, spectator, again]:
+                    assert not any(m["type"] == "chat" and m["text"] == "not saved yet" for m in client.received)
+            # Saved: now everyone sees it, and a new connection's welcome has it.
+            for client in [*clients, spectator, again]:
+                await client.wait_for(lambda c=client: any(  # type: ignore[misc]
+                    m["type"] == "chat" and m["text"] == "not saved yet" for m in c.received))
+            late = await Client(server.ws_url, code).connect()
+            assert late.welcome is not None
+            assert [line["text"] for line in late.welcome["chat"]] == ["first", "not saved yet"]
+            for client in [*clients, spectator, again, late]:
+                await client.close()
+
+        run_async(under_the_lock())
+    finally:
+        stop_process(server)
+
+
+def test_a_rematch_waiting_for_the_database_is_not_shown(database: str, tmp_path: Path) -> None:
+    server = spawn_server(database, free_port(), tmp_path / "server.log", *PACE)
+    rng = random.Random(5)
+    try:
+        async def under_the_lock() -> None:
+            code, clients = await _seated(server.url, server.ws_url)
+            while not clients[0].state.get("game_over"):
+                for client in clients:
+                    action = client.my_move(rng)
+                    if action is not None:
+                        await client.act(action)
+                await asyncio.sleep(0.01)
+            host = next(client for client in clients if client.welcome and client.welcome["host"])
+            with write_lock(database):
+                await host.send({"type": "rematch", "id": "r"})
+                await asyncio.sleep(0.5)
+                spectator = await Client(server.ws_url, code).connect()
+                assert spectator.state["table"]["next"] is None
+                again = await Client(server.ws_url, code, host.token).connect()
+                assert again.state["table"]["next"] is None
+                async with httpx.AsyncClient(timeout=10) as http:
+                    summary = (await http.get(f"{server.url}/api/tables/{code}")).json()
+                assert summary["next"] is None and summary["game_over"]
+                for client in [*clients, spectator, again]:
+                    assert not any(m["type"] == "moved" for m in client.received)
+                    assert all(m["changes"].get("table", {}).get("next") is None
+                               for m in client.received if m["type"] == "state")
+            # Saved: everyone is told to move to the new game, which exists.
+            for client in [*clients, spectator, again]:
+                await client.wait_for(lambda c=client: any(m["type"] == "moved" for m in c.received))  # type: ignore[misc]
+            new_code = next(m for m in spectator.received if m["type"] == "moved")["table"]
+            async with httpx.AsyncClient(timeout=10) as http:
+                assert (await http.get(f"{server.url}/api/tables/{code}")).json()["next"] == new_code
+                assert (await http.get(f"{server.url}/api/tables/{new_code}")).status_code == 200
+            for client in [*clients, spectator, again]:
+                await client.close()
 
         run_async(under_the_lock())
     finally:

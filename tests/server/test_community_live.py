@@ -63,19 +63,27 @@ def test_an_event_of_three_tables_on_a_real_server(server: LiveServer) -> None:
     assert created.status_code == 200, created.text
     event_id = created.json()["id"]
     view = lambda: host.get(f"/api/events/{event_id}").json()  # noqa: E731
-    # The two tables of bots play on by themselves; the third waits for its person.
-    wait_until(lambda: [t["over"] for t in view()["tables"]] == [True, True, False])
+    # The tables of bots wait for the event to begin (the first deal closes the pool of the
+    # entrants' contributions, docs/fairness.md); the third waits for its person.
+    time.sleep(0.5)
+    assert [t["hands_done"] for t in view()["tables"]] == [0, 0, 0]
+    assert view()["fair"]["pool"] == {"open": True, "count": 0}
     assert view()["revealed_hands"] == 0
     assert host.get(f"/api/events/{event_id}/hands/0").status_code == 409
     assert all(row["total"] == 0 for row in view()["standings"])
-    # A person takes the open seat and plays; hands are revealed only as the table finishes them.
-    joined = Browser(server.url).post(f"/api/events/{event_id}/join", {"table": 2, "seat": 0, "name": "Ann"})
+    # A person takes the open seat (with her contribution) and plays; the tables of bots begin
+    # too; hands are revealed only as every table finishes them.
+    joined = Browser(server.url).post(f"/api/events/{event_id}/join", {"table": 2, "seat": 0, "name": "Ann",
+                                                                       "contribution": "5e" * 32})
     assert joined.status_code == 200, joined.text
+    assert joined.json()["contribution"] == {"value": "5e" * 32}
     code, token = joined.json()["code"], joined.json()["token"]
     revealed_during: list[tuple[int, int]] = []
 
     def seen_hand(finished: int) -> None:
         revealed_during.append((finished, host.get(f"/api/events/{event_id}").json()["revealed_hands"]))
+
+    assert host.get(f"/api/tables/{code}/verify").status_code == 403  # private while the event runs
 
     async def play() -> None:
         ann = await Client(server.ws_url, code, token).connect()
@@ -89,12 +97,20 @@ def test_an_event_of_three_tables_on_a_real_server(server: LiveServer) -> None:
     wait_until(lambda: view()["over"])
     final = view()
     assert final["revealed_hands"] == 3 and all("code" in t for t in final["tables"])
+    assert final["fair"]["pool"]["contributions"] == ["5e" * 32] and final["fair"]["verified"]
     exported = host.get(f"/api/events/{event_id}/export").json()
     states = [state_from_record(entry["record"]) for entry in exported["tables"]]
     deals = [[hand.deal for hand in state.finished_hands] for state in states]
     assert deals[0] == deals[1] == deals[2]
     comparison = host.get(f"/api/events/{event_id}/hands/2").json()
     assert len(comparison["tables"]) == 3
+    # Each table's own record and verdicts carry the event's deals (its scope, seed and pool).
+    for entry in final["tables"]:
+        verdict = host.get(f"/api/tables/{entry['code']}/verify").json()
+        assert verdict["verified"] and len(verdict["hands"]) == 3, verdict
+        record = host.get(f"/api/tables/{entry['code']}/record").json()
+        assert all(hand["fair"]["scope"] == event_id and hand["fair"]["seed"] == exported["seed"]
+                   for hand in record["hands"]), record["hands"][0].get("fair")
     ann_row = next(row for row in final["standings"] if row["table"] == 2 and row["seat"] == 0)
     assert ann_row["name"] == "Ann" and ann_row["most"] == 6
 

@@ -15,6 +15,7 @@ from fake_tables import FakeTable, FakeTables, use_fake_tables
 from starlette.testclient import TestClient
 
 from ohhell.fairness import verify_record
+from ohhell.game import Game
 from ohhell.record import state_from_record
 from ohhell.server.duplicate import EventDeals
 
@@ -241,3 +242,121 @@ def test_event_tables_take_the_timer_asked_for(event_app: tuple[TestClient, Fake
     assert new_event(browser, timer=-1).status_code == 400
     assert new_event(browser, timer_mode="fast").status_code == 200
     assert [table.timer for table in fake.tables.values()] == [15.0] * 3
+
+
+# ----------------------------------------------------------------------------- the pool of contributions
+
+
+def contribution(byte: int) -> str:
+    return f"{byte:02x}" * 32
+
+
+def test_entrants_contributions_make_the_deals_and_close_at_the_first_deal(
+        event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client), seats=[["open", "basic", "basic"], ["open", "open", "basic"],
+                                                 ["basic", "basic", "basic"]]).json()["id"]
+    view = client.get(f"/api/events/{event_id}").json()
+    assert view["fair"]["scheme"] == "per-event-pool"
+    assert view["fair"]["pool"] == {"open": True, "count": 0} and "seed" not in view["fair"]
+    tables = tables_of(fake)
+    # The table of bots waits for the event to begin: nobody could have contributed yet.
+    advance(fake, tables[2], seed=1)
+    assert not tables[2].state.history
+    ann, bob = Browser(client), Browser(client)
+    joined = ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0, "name": "Ann",
+                                                       "contribution": contribution(0xAA).upper()})
+    assert joined.status_code == 200 and joined.json()["contribution"] == {"value": contribution(0xAA)}
+    bad = bob.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0, "name": "Bob", "contribution": "xyz"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad-contribution"
+    bob_seat = bob.post(f"/api/events/{event_id}/join", {"table": 1, "seat": 0, "name": "Bob"}).json()
+    # A seat contributes later with its token (not with someone else's).
+    late_form = {"table": 1, "seat": 0, "value": contribution(0x11)}
+    wrong = bob.post(f"/api/events/{event_id}/contribute", {**late_form, "token": joined.json()["token"]})
+    assert wrong.status_code == 403
+    assert bob.post(f"/api/events/{event_id}/contribute", {**late_form, "token": bob_seat["token"]}).status_code == 200
+    again = bob.post(f"/api/events/{event_id}/contribute", {**late_form, "token": bob_seat["token"]})
+    assert again.status_code == 409 and again.json()["code"] == "already-contributed"
+    assert client.get(f"/api/events/{event_id}").json()["fair"]["pool"] == {"open": True, "count": 2}
+    # The first deal closes the pool: a contribution after it is refused, clearly.
+    advance(fake, tables[0], seed=2, hands=1)
+    late = Browser(client).post(f"/api/events/{event_id}/join", {"table": 1, "seat": 1, "name": "Cy",
+                                                                 "contribution": contribution(0x22)})
+    assert late.status_code == 200 and late.json()["contribution"]["code"] == "closed"
+    refused = bob.post(f"/api/events/{event_id}/contribute", {"table": 1, "seat": 1, "token": late.json()["token"],
+                                                              "value": contribution(0x22)})
+    assert refused.status_code == 409 and refused.json()["code"] == "closed" and "Too late" in refused.json()["error"]
+    pool = client.get(f"/api/events/{event_id}").json()["fair"]["pool"]
+    assert pool == {"open": False, "count": 2, "contributions": [contribution(0x11), contribution(0xAA)],
+                    "contributors": ["1:0", "0:0"]}
+    # Every table deals from the frozen pool; the deals are those of the seed and the pool.
+    for number, table in enumerate(tables):
+        advance(fake, table, seed=10 + number)
+    assert tables[1].state.finished_hands[0].deal == tables[0].state.finished_hands[0].deal
+    event = asyncio.run(client.app.state.events.load(event_id))  # type: ignore[attr-defined]
+    without = EventDeals(event_id, event.seed)
+    state = Game(tables[0].rules).new_initial_state()
+    while state.is_chance_node():
+        state.apply(without.draw(state))
+    assert state.deal != tables[0].state.finished_hands[0].deal  # the contributions changed the cards
+    # Over: the seed, every table's verdict, records that verify with the pool.
+    view = client.get(f"/api/events/{event_id}").json()
+    assert view["fair"]["verified"] and [t["verified"] for t in view["fair"]["tables"]] == [True] * 3
+    assert "2 contributions" in view["fair"]["tables"][0]["message"]
+    exported = client.get(f"/api/events/{event_id}/export").json()
+    record = exported["tables"][1]["record"]
+    assert record["hands"][0]["fair"]["contributions"] == pool["contributions"]
+    assert all(v.verified for v in verify_record(record, scope=event_id))
+    forged = json.loads(json.dumps(record))
+    for hand in forged["hands"]:
+        hand["fair"]["contributions"] = [contribution(0x11)]
+        hand["fair"]["contributors"] = ["1:0"]
+    assert not any(v.verified for v in verify_record(forged, scope=event_id))
+
+
+def test_the_seed_is_shown_nowhere_before_the_event_is_over(event_app: tuple[TestClient, FakeTables]) -> None:
+    client, fake = event_app
+    event_id = new_event(Browser(client)).json()["id"]
+    ann = Browser(client)
+    ann.post(f"/api/events/{event_id}/join", {"table": 0, "seat": 0, "name": "Ann", "contribution": contribution(3)})
+    tables = tables_of(fake)
+    advance(fake, tables[0], seed=1)
+    advance(fake, tables[1], seed=2)
+    advance(fake, tables[2], seed=3, hands=2)  # one table is still playing
+    event = asyncio.run(client.app.state.events.load(event_id))  # type: ignore[attr-defined]
+    for path in (f"/api/events/{event_id}", f"/api/events/{event_id}/export", f"/api/events/{event_id}/hands/0",
+                 "/api/events"):
+        assert event.seed not in ann.get(path).text, path
+    assert client.get(f"/api/events/{event_id}/export").status_code == 409
+    advance(fake, tables[2], seed=3)
+    assert client.get(f"/api/events/{event_id}").json()["fair"]["seed"] == event.seed
+
+
+def test_an_event_stored_before_the_pool_deals_and_verifies_as_before(
+        event_app: tuple[TestClient, FakeTables]) -> None:
+    """An event made before pools (no pool row; its tables' settings name no pool): scheme
+    ``per-event``, its deals unchanged, its verdicts still given."""
+    client, fake = event_app
+    from ohhell.server.fair_pool import fair_pool_entries, fair_pools
+
+    event_id = new_event(Browser(client), seats=[["basic", "basic", "basic"]] * 2, tables=2).json()["id"]
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:  # as an old server stored it
+        conn.execute(fair_pool_entries.delete())
+        conn.execute(fair_pools.delete())
+    tables = tables_of(fake)
+    for table in tables:
+        table.settings.deals = {"kind": "fair-event", "event": event_id, "seed": table.deals.seed}
+        table.deals = EventDeals.from_json(table.settings.deals)
+        advance(fake, table, seed=4)
+    event = asyncio.run(client.app.state.events.load(event_id))  # type: ignore[attr-defined]
+    plain = EventDeals(event_id, event.seed)
+    state = Game(tables[0].rules).new_initial_state()
+    while state.is_chance_node():
+        state.apply(plain.draw(state))
+    assert state.deal == tables[0].state.finished_hands[0].deal
+    view = client.get(f"/api/events/{event_id}").json()
+    assert view["fair"]["scheme"] == "per-event" and view["fair"]["pool"] is None and view["fair"]["verified"]
+    record = client.get(f"/api/events/{event_id}/export").json()["tables"][0]["record"]
+    assert record["hands"][0]["fair"]["scheme"] == "per-event"
+    assert all(v.verified for v in verify_record(record, scope=event_id))

@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 from leaks import Truth, check_messages
 from wsclient import Client, create_table, join_table
 
-from conftest import LiveServer, run_async, start_server
+from conftest import LiveServer, free_port, run_async, spawn_server, start_server, stop_process
 from ohhell.record import replay
 from ohhell.rules import Rules
 from ohhell.server.store import Store
@@ -185,15 +187,54 @@ def test_rate_limit_answers_with_errors(sqlite_url: str) -> None:
     try:
         async def scenario() -> None:
             created = create_table(server.url, "Ann", seats=["random", "random", "random"], knobs=SHORT)
-            client = await Client(server.ws_url, created["code"], created["token"]).connect()
-            for _ in range(30):
-                await client.send({"type": "ping"})
-            await client.wait_for(lambda: any(e["code"] == "rate-limited" for e in client.errors))
+            client = Client(server.ws_url, created["code"], created["token"])
+            client.contributes = False  # only our pings count against the limit
+            await client.connect()
+            for n in range(30):
+                await client.send({"type": "ping", "id": f"p{n}"})
+            await client.wait_for(lambda: len([m for m in client.received
+                                               if m["type"] == "pong" or m.get("code") == "rate-limited"]) == 30)
+            limited = [e for e in client.errors if e["code"] == "rate-limited"]
+            # Each refusal repeats the id of the message it refused (docs/protocol.md: every error does).
+            assert limited and all(e.get("id", "").startswith("p") for e in limited)
+            answered = {m["id"] for m in client.received if m["type"] == "pong"}
+            assert not answered & {e["id"] for e in limited}
+            assert len(answered) + len(limited) == 30
             await client.close()
 
         run_async(scenario())
     finally:
         server.stop()
+
+
+def test_the_hello_timeout_is_set_on_the_command_line(tmp_path: Path) -> None:
+    """``ohhell serve --hello-timeout 0.5``: a socket that says nothing is closed after half a
+    second (the default, 10 s, would outlast the test's wait)."""
+    from click.testing import CliRunner
+
+    from ohhell.server.cli import serve
+
+    refused = CliRunner().invoke(serve, ["--hello-timeout", "0"])
+    assert refused.exit_code == 2 and "--hello-timeout" in refused.output
+    live = spawn_server(f"sqlite:///{tmp_path / 'h.db'}", free_port(), tmp_path / "log", "--hello-timeout", "0.5")
+    try:
+        async def scenario() -> tuple[list[dict[str, Any]], float]:
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            received = []
+            async with websockets.connect(live.ws_url) as ws:
+                try:
+                    async for text in ws:
+                        received.append(json.loads(text))
+                except websockets.ConnectionClosed:
+                    pass
+            return received, loop.time() - started
+
+        received, took = run_async(asyncio.wait_for(scenario(), 8))  # type: ignore[misc]
+        assert [m["code"] for m in received] == ["hello-timeout"]
+        assert 0.4 <= took < 5
+    finally:
+        stop_process(live)
 
 
 def test_bots_timer_and_absent_players(sqlite_url: str) -> None:

@@ -4,6 +4,7 @@ on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from typing import Any
 
@@ -24,6 +25,7 @@ from ohhell.server.ratings import (
     rated_games,
     rating_family,
     update_ratings,
+    win_probability,
 )
 from ohhell.server.store import Store
 
@@ -63,6 +65,22 @@ def test_update_moves_people_and_never_bots() -> None:
 
 def test_ratings_and_bot_ratings_are_ordered_sensibly() -> None:
     assert BOT_RATINGS["random"][0] < BOT_RATINGS["basic"][0] < BOT_RATINGS["strong"][0]
+    levels = ["random", "beginner", "casual", "basic", "strong"]
+    assert [BOT_RATINGS[level][0] for level in levels] == sorted(BOT_RATINGS[level][0] for level in levels)
+
+
+def test_the_bots_fixed_ratings_keep_the_arenas_odds() -> None:
+    """Converted from the arena's Elo scale (docs/bots.md), every pair of levels keeps the chance
+    of finishing ahead the arena measured: Elo's 1 / (1 + 10^(−Δ/400)) is the model's own
+    :func:`win_probability` here (σ left out: the chance between two exactly known strengths)."""
+    from ohhell.server.ratings import ARENA_ELO
+
+    assert ARENA_ELO == {"random": 508, "beginner": 1027, "casual": 1286, "basic": 1500, "strong": 1593}
+    assert BOT_RATINGS["basic"] == (1500.0, 100.0) and BOT_RATINGS["strong"] == (1689.0, 100.0)
+    for a, b in itertools.combinations(ARENA_ELO, 2):
+        elo_chance = 1 / (1 + 10 ** (-(ARENA_ELO[a] - ARENA_ELO[b]) / 400))
+        here = win_probability((BOT_RATINGS[a][0], 0.0), (BOT_RATINGS[b][0], 0.0))
+        assert abs(here - elo_chance) < 0.002, (a, b, here, elo_chance)
 
 
 def play_rated(client: TestClient, fake: FakeTables, browsers: list[Browser], seed: int,
@@ -106,6 +124,7 @@ def rated_scenario(client: TestClient, fake: FakeTables) -> None:
     # The bot's page: its fixed rating and its games.
     bot = client.get("/api/bots/basic").json()
     assert bot["rating"]["mu"] == BOT_RATINGS["basic"][0] and bot["statistics"]["games"] == 3
+    assert bot["arena_elo"] == 1500 and client.get("/api/bots/strong").json()["rating"]["mu"] == 1689
     assert client.get("/api/bots/nope").status_code == 404
     assert client.get("/api/ratings/nope").status_code == 404
     families = client.get("/api/ratings?lang=ru").json()["families"]

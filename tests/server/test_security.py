@@ -33,7 +33,11 @@ def _paths(server: LiveServer) -> list[tuple[str, str]]:
     return [("GET", "/"), ("GET", f"/t/{code}"), ("GET", "/score"), ("GET", f"/score/{sheet}"),
             ("GET", "/static/app.js"), ("GET", "/static/style.css"), ("GET", "/i18n/ru.json"),
             ("GET", "/api/config"), ("GET", f"/api/tables/{code}"), ("GET", "/api/tables/NOSUCH"),
-            ("GET", f"/api/sheets/{sheet}?format=csv"), ("POST", "/api/tables"), ("GET", "/nowhere")]
+            ("GET", f"/api/sheets/{sheet}?format=csv"), ("POST", "/api/tables"), ("GET", "/nowhere"),
+            ("GET", f"/t/{code}/history"), ("GET", "/events"), ("GET", "/e/NOSUCH"), ("GET", "/daily"),
+            ("GET", "/account"), ("GET", "/u/Ann"), ("GET", "/bots/basic"), ("GET", "/ratings"),
+            ("GET", "/ratings/classic"), ("GET", "/api/account"), ("GET", "/api/events"),
+            ("GET", "/api/players/Ann"), ("GET", "/api/ratings"), ("POST", "/api/account/login")]
 
 
 def test_every_answer_carries_the_security_headers(server: LiveServer) -> None:
@@ -54,6 +58,50 @@ def test_https_through_a_trusted_proxy_adds_hsts(server: LiveServer) -> None:
     answer = httpx.get(server.url + "/", headers={"x-forwarded-proto": "https"}, timeout=10)
     assert answer.headers["strict-transport-security"].startswith("max-age=")
     assert "wss://" in answer.headers["content-security-policy"]
+
+
+def test_an_unhandled_exception_answers_500_with_the_headers_and_no_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 500 of a handler that raises comes from Starlette's outermost error layer: the
+    security headers must wrap even that one."""
+    from starlette.testclient import TestClient
+
+    from ohhell.server import app as app_module
+    from ohhell.server.config import ServerConfig
+
+    async def broken(request: object) -> None:
+        raise RuntimeError("secret detail of a bug")
+
+    monkeypatch.setattr(app_module, "api_config", broken)
+    application = app_module.create_app(ServerConfig.fast(database=f"sqlite:///{tmp_path / 'x.db'}"))
+    with TestClient(application, raise_server_exceptions=False) as client:
+        answer = client.get("/api/config")
+        assert answer.status_code == 500
+        assert "secret detail" not in answer.text and "Traceback" not in answer.text
+        assert "RuntimeError" not in answer.text
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert client.get("/health").status_code == 200  # the process goes on
+
+
+def test_https_from_an_untrusted_address_gives_no_hsts(tmp_path: Path) -> None:
+    """``X-Forwarded-Proto`` is the client's text unless it comes from a trusted proxy: from an
+    address not in ``--forwarded-allow-ips`` it must not switch HSTS on (nor ``wss:``)."""
+    from conftest import spawn_server, stop_process
+    from ohhell.server.localcluster import free_port
+
+    live = spawn_server(f"sqlite:///{tmp_path / 'p.db'}", free_port(), tmp_path / "log",
+                        "--forwarded-allow-ips", "10.9.8.7")
+    try:
+        answer = httpx.get(live.url + "/", headers={"x-forwarded-proto": "https"}, timeout=10)
+        assert answer.status_code == 200
+        assert "strict-transport-security" not in answer.headers
+        assert "wss://" not in answer.headers["content-security-policy"]
+        assert "script-src 'self'" in answer.headers["content-security-policy"]
+    finally:
+        stop_process(live)
 
 
 async def _handshake(url: str, origin: str | None) -> str:

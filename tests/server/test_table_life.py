@@ -302,6 +302,18 @@ def test_the_analysis_of_a_finished_game_is_made_once_and_kept(server: LiveServe
     store = Store(server.database)
     assert store.load_analysis(str(code)) == analysis  # kept: the next request reads it
     store.close()
+    # The history page's analysis is the one `ohhell analyze --json` gives for the game's record.
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+
+    record = httpx.get(f"{server.url}/api/tables/{code}/record", timeout=10)
+    assert record.status_code == 200
+    printed = CliRunner().invoke(main, ["analyze", "-", "--json"], input=record.text)
+    assert printed.exit_code == 0, printed.output
+    by_command = json.loads(printed.stdout)
+    assert by_command.pop("seconds") >= 0 and analysis.pop("seconds") >= 0  # how long each took: not the analysis
+    assert by_command == analysis
 
 
 def test_a_private_table_cannot_be_watched_or_downloaded_by_others(server: LiveServer) -> None:

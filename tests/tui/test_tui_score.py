@@ -478,3 +478,34 @@ def test_an_export_that_cannot_be_written_says_why_in_words(data_dir, tmp_path):
             assert f"Could not write {tmp_path}: that is a folder" in error and "Errno" not in error
 
     run(body())
+
+
+def test_the_terminal_csv_export_of_hostile_names_has_no_formula(data_dir, tmp_path):
+    # Names a spreadsheet would run as formulas (issue 21): exported from the terminal's
+    # export screen, no cell may begin with a trigger; the numbers stay numbers.
+    from ohhell.spreadsheet import FORMULA_TRIGGERS
+
+    hostile = ["=1+1", '=HYPERLINK("http://evil.example","a")', "+SUM(A1)", "@cmd"]
+    app, sheet, _id = new_app(data_dir, preset("classic", players=4, max_size=2), first_dealer=3, names=hostile)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+            size = sheet.hand_size
+            for value in (0, 0, 0, 0, size, 0, 0, 0):  # everyone bids 0; the first player takes every trick
+                await type_number(pilot, value)
+            assert len(sheet.hands()) == 1 and sheet.hands()[0]["scores"] is not None
+            await pilot.press("x")
+            assert isinstance(app.screen, ExportSheetScreen)
+            app.screen.query_one(Input).value = str(tmp_path / "hostile.csv")
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, SheetScreen))
+
+    run(body())
+    rows = list(csv.reader(io.StringIO((tmp_path / "hostile.csv").read_text(encoding="utf-8"), newline="")))
+    cells = [cell for row in rows for cell in row]
+    for cell in cells:
+        assert not cell.startswith(FORMULA_TRIGGERS) or int(cell) < 0, cell  # only a negative number may
+    assert rows[0][4] == "'=1+1 bid" and rows[1][1] == "'@cmd"  # the dealer's name, neutralised too
+    assert "'=HYPERLINK(\"http://evil.example\",\"a\") total" in rows[0]
+    assert [int(rows[1][4 + 4 * seat + 3]) for seat in range(4)] == sheet.totals

@@ -72,3 +72,23 @@ export function ownContribution(code, hand, fair) {
   if (seat >= 0) return { state: "in", seat };
   return { state: kept.refused ? "refused" : "other", seat: null };
 }
+
+// ---- a duplicate event's or a daily deal's pool (one contribution per browser, sent before it begins)
+
+/** The contribution this browser sends to the pool of `scope` (an event's id, `daily-DAY`): kept before it is sent. */
+export function poolContribution(scope) {
+  return contributionToSend(`pool:${scope}`, "pool");
+}
+
+/** The contribution this browser kept for the pool of `scope`, or null. */
+export function keptPoolContribution(scope) {
+  const kept = contributionFor(`pool:${scope}`, "pool");
+  return kept ? kept.value : null;
+}
+
+/** Whether a closed pool (`contributions`, ascending) holds this browser's contribution: true, false, or null (none sent). */
+export function inPool(scope, contributions) {
+  const kept = keptPoolContribution(scope);
+  if (!kept || !Array.isArray(contributions)) return null;
+  return contributions.some((value) => value.toLowerCase() === kept);
+}

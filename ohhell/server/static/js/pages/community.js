@@ -8,6 +8,7 @@ import { seatsStored, storeSeat, savedName, saveName } from "../storage.js";
 import { capi, me, forget } from "../community/api.js";
 import { ct, ctn, day, family, loadCommunityTexts } from "../community/texts.js";
 import { RatingChart } from "../community/chart.js";
+import { inPool, keptPoolContribution, poolContribution } from "../fair.js";
 
 const POLL_MS = 3000;
 
@@ -186,6 +187,7 @@ function PlayerPage({ name, bot, go }) {
         ${rating.games ? html` · ${ctn("rated_games", rating.games)}` : null}
         ${data.chart && data.chart[name] ? html`<figure><figcaption class="muted small">${ct("rating_chart")}</figcaption>
           <${RatingChart} points=${data.chart[name]} /></figure>` : null}</li>`)}</ul>` : html`<p class="muted">—</p>`}
+      ${bot && data.arena_elo != null ? html`<p class="muted small" id="bot-scale">${ct("bot_scale", { elo: Math.round(data.arena_elo) })}</p>` : null}
     </div>
     <${Figures} stats=${data.statistics} />
     <${Games} games=${data.games} go=${go} />
@@ -287,7 +289,11 @@ function EventPage({ id, go }) {
     if (!account && !name.trim()) { setMessage(t("name_required")); return; }
     if (!account) saveName(name.trim());
     try {
-      const data = await capi("POST", `/api/events/${id}/join`, { table, seat, name: name.trim() });
+      // While the event has not begun, this browser's random contribution goes with the seat
+      // (docs/fairness.md, "Events and the daily deal").
+      const pool = event.fair && event.fair.pool;
+      const contribution = pool && pool.open ? poolContribution(id) : undefined;
+      const data = await capi("POST", `/api/events/${id}/join`, { table, seat, name: name.trim(), contribution });
       storeSeat(data.code, { token: data.token, seat: data.seat, name: account ? account.account.name : name.trim(), event: id });
       go(`/t/${data.code}`);
     } catch (error) { setMessage(error.message); }
@@ -299,6 +305,9 @@ function EventPage({ id, go }) {
   return html`<div id="event-page"><h1>${event.name}</h1>
     <p class="muted small mono">${ct("commitment", { hash: event.commitment })}</p>
     ${event.seed ? html`<p class="muted small mono">${ct("seed_revealed", { seed: event.seed })}</p>` : null}
+    <${PoolNote} scope=${id} fair=${event.fair} />
+    ${event.fair && event.fair.tables ? html`<ul class="plain small" id="event-verdicts">${event.fair.tables.map((entry) => html`<li key=${entry.table}
+      class=${entry.verified ? "verified" : "not-verified"}>${ct("table_n", { n: entry.table + 1 })}: ${entry.message}</li>`)}</ul>` : null}
     ${event.over ? html`<p class="notice">${ct("event_over")} <a id="export" href=${`/api/events/${id}/export`} download>${ct("export_records")}</a></p>`
       : html`<p class="muted">${ct("share_link")}</p>`}
     ${heldHere.length ? html`<p>${heldHere.map(([code]) => html`<a key=${code} class="button primary" href=${`/t/${code}`} onClick=${linkTo(go, `/t/${code}`)}>${ct("go_to_table")}</a>`)}</p>` : null}
@@ -329,6 +338,17 @@ function EventPage({ id, go }) {
     </div></div>`;
 }
 
+/** An event's (a day's) pool of contributions: how many, open or closed, and whether it holds this browser's. */
+function PoolNote({ scope, fair }) {
+  const pool = fair && fair.pool;
+  if (!pool) return null;
+  const own = keptPoolContribution(scope);
+  const held = pool.open ? null : inPool(scope, pool.contributions);
+  return html`<p class="muted small pool-note">${ct(pool.open ? "pool_open" : "pool_closed", { count: pool.count })}
+    ${own && held !== null ? html` <span class=${held ? "mono" : "mono warning"}>${ct(held ? "own_in_pool" : "own_not_in_pool", { value: own })}</span>` : null}
+    ${fair.summary ? html` ${fair.summary}` : null}</p>`;
+}
+
 // ----------------------------------------------------------------------------- the daily deal
 
 function DailyPage({ go }) {
@@ -342,6 +362,12 @@ function DailyPage({ go }) {
       setAccount(await me());
       const data = await capi("GET", "/api/daily");
       setDaily(data);
+      // Whoever opens the page on the day before contributes to tomorrow's deal (once per browser).
+      const tomorrow = data.tomorrow;
+      if (tomorrow && tomorrow.pool && tomorrow.pool.open && !keptPoolContribution(`daily-${tomorrow.day}`)) {
+        const value = poolContribution(`daily-${tomorrow.day}`);
+        capi("POST", "/api/daily/contribute", { day: tomorrow.day, value }).catch(() => { /* refused: kept, shown as not in */ });
+      }
       if (data.try && data.try.finished) setResults(await capi("GET", "/api/daily/results"));
     })().catch((error) => setMessage(error.message));
   }, []);
@@ -351,7 +377,9 @@ function DailyPage({ go }) {
     if (!account && !name.trim()) { setMessage(t("name_required")); return; }
     if (!account) saveName(name.trim());
     try {
-      const data = await capi("POST", "/api/daily/start", { name: name.trim() });
+      const tomorrow = daily.tomorrow;
+      const contribution = tomorrow && tomorrow.pool && tomorrow.pool.open ? poolContribution(`daily-${tomorrow.day}`) : undefined;
+      const data = await capi("POST", "/api/daily/start", { name: name.trim(), contribution });
       storeSeat(data.code, { token: data.token, seat: data.seat, name: account ? account.account.name : name.trim(), daily: data.day });
       go(`/t/${data.code}`);
     } catch (error) { setMessage(error.message); }
@@ -359,6 +387,8 @@ function DailyPage({ go }) {
   return html`<div id="daily-page"><h1>${ct("daily_title")} · ${daily.day}</h1>
     <p class="muted">${ct("daily_intro")}</p>
     <p class="muted small mono">${ct("commitment", { hash: daily.commitment })}</p>
+    <${PoolNote} scope=${`daily-${daily.day}`} fair=${daily.fair} />
+    ${daily.tomorrow ? html`<p class="muted small mono" id="daily-tomorrow">${ct("tomorrow_committed", { hash: daily.tomorrow.commitment })}</p>` : null}
     ${daily.try === null ? html`<form class="panel narrow" onSubmit=${start}>
         ${account ? null : html`<label>${t("your_name")}<input id="daily-name" maxlength="24" value=${name} onInput=${(e) => setName(e.currentTarget.value)} /></label>`}
         <${Message} text=${message} error=${true} />
@@ -370,7 +400,8 @@ function DailyPage({ go }) {
       ${results.players.map((row) => html`<tr key=${row.rank} class=${row.you ? "you" : ""}><td>${row.rank}</td>
         <td>${row.name}${row.you ? html` <span class="badge">${ct("you")}</span>` : null}</td><td>${row.matchpoints} / ${row.most}</td>
         <td>${row.percent ?? "—"}</td><td>${row.total}</td><td class="points">${(row.scores || []).join(" ")}</td></tr>`)}</table></div>` : null}
-    ${daily.yesterday ? html`<p class="muted small mono">${ct("yesterday", { seed: daily.yesterday.seed })}</p>` : null}
+    ${daily.yesterday ? html`<p class="muted small mono">${ct("yesterday", { seed: daily.yesterday.seed })}</p>
+      <${PoolNote} scope=${`daily-${daily.yesterday.day}`} fair=${daily.yesterday.fair} />` : null}
   </div>`;
 }
 

@@ -3,6 +3,7 @@
 import { html, useEffect, useState } from "../html.js";
 import { t, levelName, choiceLabel } from "../i18n.js";
 import { api } from "../net/api.js";
+import { capi, me } from "../community/api.js";
 import { seatsStored, sheetsStored, storeSeat, savedName, saveName } from "../storage.js";
 
 /** Timer options: the mode and the seconds a server without modes understands. */
@@ -44,7 +45,17 @@ function CreateForm({ config, go }) {
   const [knobs, setKnobs] = useState({});
   const [checked, setChecked] = useState(null);
   const [message, setMessage] = useState("");
+  // Rated games are for signed-in players (POST /api/rated-tables): the box shows only for them.
+  const [account, setAccount] = useState(null);
+  const [rated, setRated] = useState(false);
   const count = preset.players.includes(players) ? players : preset.players[0];
+
+  useEffect(() => {
+    let live = true;
+    me().then((found) => { if (live) setAccount(found && found.account ? found.account : null); }, () => {});
+    return () => { live = false; };
+  }, []);
+  const asRated = rated && account !== null;
 
   useEffect(() => {
     let live = true;
@@ -61,13 +72,15 @@ function CreateForm({ config, go }) {
   };
   const create = async (event) => {
     event.preventDefault();
-    if (!name.trim()) { setMessage(t("name_required")); return; }
-    saveName(name.trim());
+    const shownName = asRated ? account.name : name.trim();
+    if (!shownName) { setMessage(t("name_required")); return; }
+    if (!asRated) saveName(shownName);
     const mode = TIMER_MODES.find((m) => m.mode === timer);
-    const body = { name: name.trim(), preset: presetName, players: count, seats: seats.slice(0, count - 1),
+    const body = { name: shownName, preset: presetName, players: count, seats: seats.slice(0, count - 1),
                    timer: mode.seconds, timer_mode: mode.mode, knobs };
     try {
-      const result = await api("POST", "/api/tables", body);
+      // A rated table seats its creator under their account's name (the server takes it from the session).
+      const result = asRated ? await capi("POST", "/api/rated-tables", body) : await api("POST", "/api/tables", body);
       storeSeat(result.code, { token: result.token, seat: result.seat, name: body.name });
       go(`/t/${result.code}`);
     } catch (error) { setMessage(error.message); }
@@ -75,7 +88,11 @@ function CreateForm({ config, go }) {
   return html`<form class="panel create" id="create-form" onSubmit=${create}>
     <h2>${t("create_table")}</h2>
     <label for="name">${t("your_name")}</label>
-    <input id="name" name="name" maxlength="24" autocomplete="nickname" required value=${name} onInput=${(e) => setName(e.currentTarget.value)} />
+    <input id="name" name="name" maxlength="24" autocomplete="nickname" required value=${asRated ? account.name : name}
+      disabled=${asRated} onInput=${(e) => setName(e.currentTarget.value)} />
+    ${account ? html`<label class="check rated-choice" for="rated"><input type="checkbox" id="rated" checked=${rated}
+      onChange=${(e) => setRated(e.currentTarget.checked)} /> <span>${t("rated_game")}</span></label>
+      ${asRated ? html`<p class="muted small" id="rated-hint">${t("rated_hint", { name: account.name })}</p>` : null}` : null}
     <div class="row">
       <label class="grow">${t("preset")}<select id="preset" value=${presetName} onChange=${(e) => { setPreset(e.currentTarget.value); setKnobs({}); }}>
         ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
