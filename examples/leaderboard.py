@@ -10,7 +10,9 @@ fit of ``rating[A] − rating[B]`` to those differences, ``basic`` fixed at 0: p
 above or below ``basic``.
 
 The game is the one the example policy learned (``examples/train_maskable_ppo.py``): one 5-card
-hand of the classic rules, 4 players. Without ``--policy`` the built-in levels alone are rated.
+hand of the classic rules, 4 players. Without ``--policy`` the built-in levels alone are rated;
+``--bots`` chooses which (``random,basic,strong`` by default; every level:
+``--bots random,beginner,casual,basic,strong``).
 
     python examples/leaderboard.py --policy runs/ppo/policy.zip --deals 150 --jobs 2
 """
@@ -30,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ohhell.arena import run_arena
-from ohhell.bots import Bot, Budget, make_bot
+from ohhell.bots import Bot, Budget, bot_names, make_bot
 from ohhell.integrations.core import single_hand_rules
 from ohhell.rules import preset
 
@@ -48,6 +50,8 @@ def make(spec: str, seed: int | None = None, budget: Budget | None = None, **opt
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bots", default="random,basic,strong",
+                        help="the built-in levels to rate, comma-separated (basic, the anchor, always among them)")
     parser.add_argument("--policy", default=None, help="a policy saved by train_maskable_ppo.py")
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--jobs", type=int, default=1)
@@ -58,7 +62,13 @@ def main() -> None:
     if args.cache and Path(args.cache).exists():
         cache = json.loads(Path(args.cache).read_text(encoding="utf-8"))
     rules = single_hand_rules(preset("classic", players=4), 5)
-    names = ["random", "basic", "strong"] + ([POLICY_PREFIX + args.policy] if args.policy else [])
+    levels = [name.strip() for name in args.bots.split(",") if name.strip()]
+    unknown = sorted(set(levels) - set(bot_names()))
+    if unknown:
+        parser.error(f"unknown bot {', '.join(unknown)} (the levels: {', '.join(bot_names())})")
+    if "basic" not in levels:
+        levels.insert(0, "basic")
+    names = list(dict.fromkeys(levels)) + ([POLICY_PREFIX + args.policy] if args.policy else [])
     short = {name: ("ppo (example)" if name.startswith(POLICY_PREFIX) else name) for name in names}
     rows: list[tuple[int, int, float, float, float]] = []
     print("| match (A vs B, seats A B A B) | deals | A − B per hand | 95% CI |")

@@ -138,6 +138,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=150_000, help="environment steps of training")
     parser.add_argument("--envs", type=int, default=4, help="environments stepped together")
+    parser.add_argument("--rollout", type=int, default=512, help="steps per environment between two updates")
     parser.add_argument("--eval-every", type=int, default=10_000)
     parser.add_argument("--eval-hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
@@ -169,7 +170,8 @@ def main() -> None:
             return True
 
     envs = make_vec_env(make_env, n_envs=args.envs, seed=args.seed)
-    model = MaskablePPO("MlpPolicy", envs, n_steps=512, batch_size=256, learning_rate=3e-4, gamma=1.0,
+    model = MaskablePPO("MlpPolicy", envs, n_steps=args.rollout, batch_size=min(256, args.rollout * args.envs),
+                        learning_rate=3e-4, gamma=1.0,
                         ent_coef=0.01, policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, device="cpu",
                         verbose=0)
     curve.append((0, evaluate(model, args.eval_hands, eval_seed), 0.0))

@@ -408,3 +408,40 @@ def test_the_server_passes_its_bot_timeout_to_external_bots(tmp_path: Path) -> N
     default = TableManager(store=None, config=ServerConfig(bot_commands={"mine": command}))  # type: ignore[arg-type]
     assert default.new_bot("mine").timeout == 10.0
     assert not isinstance(manager.new_bot("random"), ExternalBot)
+
+
+@pytest.mark.parametrize(("arguments", "timeout"), [(["--bot-timeout", "2.5"], 2.5), ([], None)])
+def test_the_serve_command_puts_its_bot_timeout_flag_in_the_server_config(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, arguments: list[str], timeout: float | None) -> None:
+    import uvicorn
+
+    import ohhell.server.app
+    from ohhell.server.cli import serve
+    from ohhell.server.config import ServerConfig
+
+    configs: list[ServerConfig] = []
+    served: list[object] = []
+
+    def create_app(config: ServerConfig) -> object:
+        configs.append(config)
+        return "the app"
+
+    monkeypatch.setattr(ohhell.server.app, "create_app", create_app)
+    monkeypatch.setattr(ohhell.server.app, "tune_gc", lambda: None)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(app))
+    command = f"mine=cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SIMPLE_BOT))}"
+    result = CliRunner().invoke(serve, ["--database", f"sqlite:///{tmp_path / 'db.sqlite'}", "--port", "1",
+                                        "--bot-command", command, *arguments])
+    assert result.exit_code == 0, result.output
+    assert served == ["the app"]
+    assert [config.bot_timeout for config in configs] == [timeout]
+    assert configs[0].bot_commands == {"mine": command.partition("=")[2]}
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_the_serve_command_refuses_a_bot_timeout_that_is_not_a_positive_number(value: str) -> None:
+    from ohhell.server.cli import serve
+
+    result = CliRunner().invoke(serve, ["--bot-timeout", value, "--port", "1"])
+    assert result.exit_code == 2
+    assert "--bot-timeout" in result.output

@@ -128,3 +128,92 @@ def test_importing_ohhell_imports_no_learning_framework() -> None:
             "print(sorted(m for m in ('pettingzoo', 'gymnasium', 'pyspiel') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+# -- perfect recall: the history segment -----------------------------------------------------
+
+HISTORY_PRESETS = [("classic", 4), ("ne-blackout", 5), ("jokers", 3), ("kachuful", 4), ("german-bridge", 3),
+                   ("devils-bridge", 3)]
+
+
+@pytest.mark.parametrize("name,players", HISTORY_PRESETS)
+def test_the_history_segment_is_the_engines_bids_tricks_leaders_and_winners(name: str, players: int) -> None:
+    from history_check import decoded_history, engine_history
+
+    setup = Setup.create(name, players=players, max_hands=3, max_size=3)
+    assert setup.rules.bidding == "in-turn"  # every bid is public once made
+    encoder = ObservationEncoder(setup, perfect_recall=True)
+    plain = ObservationEncoder(setup)
+    seen_finished = seen_trick_winner = 0
+    for state, seat in random_states(setup, seed=3, count=400):
+        expected = engine_history(state)
+        seen_finished = max(seen_finished, len(expected) - 1)
+        seen_trick_winner += any(winner is not None for _leader, _cards, winner in expected[-1][1])
+        for observer in (seat, (seat + 1) % players):
+            vector = encoder.encode(seat_view(state, observer))
+            assert decoded_history(encoder, vector, observer) == expected
+            # Everything before the history is the default observation, unchanged.
+            assert (vector[:plain.size] == plain.encode(seat_view(state, observer))).all()
+    assert seen_finished >= 2 and seen_trick_winner  # earlier hands and finished tricks were checked
+
+
+def _replayed(state, deal: Deal):
+    """``state``'s actions again, with ``deal`` as the deal of its last hand (in place of the
+    shuffle and the cut)."""
+    from ohhell.actions import Cut, Draw, Shuffle
+
+    history = state.history
+    last_shuffle = max(i for i, action in enumerate(history) if isinstance(action, Shuffle))
+    assert isinstance(history[last_shuffle + 1], Cut)
+    cut_for_deal = any(isinstance(action, Draw) for action in history)
+    again = Game(state.rules).new_initial_state(first_dealer=None if cut_for_deal else state.first_dealer)
+    for action in history[:last_shuffle]:
+        again.apply(action)
+    again.apply(deal)
+    for action in history[last_shuffle + 2:]:
+        again.apply(action)
+    return again
+
+
+def test_the_history_segment_holds_no_hidden_card() -> None:
+    # Mid-way through the third hand of a game, two other seats swap an unplayed card (a deal
+    # that fits every card played so far): the observing seat's perfect-recall tensor is the
+    # same, while both seats that swapped see the difference.
+    from ohhell.errors import IllegalActionError
+
+    setup = Setup.create("classic", players=4, max_size=4, max_hands=4)
+    encoder = ObservationEncoder(setup, perfect_recall=True)
+    checked = 0
+    for seed in range(10):
+        for state, seat in random_states(setup, seed=seed, count=200):
+            if state.hand_index < 2 or not state.completed_tricks():
+                continue
+            others = [s for s in range(4) if s != seat and state.hand(s)]
+            if len(others) < 2:
+                continue
+            a, b = others[:2]
+            original = _replayed(state, Deal(state.deal, state.turn_up))
+            mine = encoder.encode(seat_view(original, seat))
+            assert (mine == encoder.encode(seat_view(state, seat))).all()
+            for card_a in state.hand(a):
+                for card_b in state.hand(b):
+                    hands = [list(cards) for cards in state.deal]
+                    hands[a][hands[a].index(card_a)] = card_b
+                    hands[b][hands[b].index(card_b)] = card_a
+                    try:
+                        twin = _replayed(state, Deal(tuple(tuple(cards) for cards in hands), state.turn_up))
+                    except IllegalActionError:
+                        continue  # an earlier play would not have been legal from that hand
+                    assert twin.hand(seat) == state.hand(seat) and twin.hand(a) != state.hand(a)
+                    assert (encoder.encode(seat_view(twin, seat)) == mine).all()
+                    for swapped in (a, b):
+                        assert not (encoder.encode(seat_view(twin, swapped))
+                                    == encoder.encode(seat_view(original, swapped))).all()
+                    checked += 1
+                    break
+                else:
+                    continue
+                break
+        if checked >= 5:
+            break
+    assert checked >= 5

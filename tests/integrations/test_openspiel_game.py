@@ -178,3 +178,37 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_ohhell(mode=round)")
     with pytest.raises(Exception, match="knobs"):
         pyspiel.load_game("python_ohhell(knobs=nonsense)")
+
+
+@pytest.mark.parametrize("spec", [SPECS[0], SPECS[2], SPECS[3], "python_ohhell(players=3,knobs={\"max_size\":2})"])
+def test_the_tensors_are_the_shared_encoders(spec: str) -> None:
+    # OpenSpiel's observation and information-state tensors of every seat, at every decision
+    # and at the end, are the shared encoder's tensors of that seat's view (without and with
+    # perfect recall); the public observer's is the spectator's.
+    from ohhell.integrations.encoding import ObservationEncoder
+    from ohhell.views import seat_view, spectator_view
+
+    game = pyspiel.load_game(spec)
+    observation, information = ObservationEncoder(game.setup), ObservationEncoder(game.setup, perfect_recall=True)
+    public = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+                                                              private_info=pyspiel.PrivateInfoType.NONE))
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    decisions = 0
+    while True:
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probabilities)[0])
+            continue
+        engine = state.engine
+        for player in range(game.num_players()):
+            view = seat_view(engine, player)
+            np.testing.assert_array_equal(state.observation_tensor(player), observation.encode(view))
+            np.testing.assert_array_equal(state.information_state_tensor(player), information.encode(view))
+        public.set_from(state, 0)
+        np.testing.assert_array_equal(public.tensor, observation.encode(spectator_view(engine)))
+        if state.is_terminal():
+            break
+        decisions += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert decisions > 0

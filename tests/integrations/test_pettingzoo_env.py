@@ -146,3 +146,45 @@ def test_a_game_cut_short_is_truncated_on_both_backends(backend: str) -> None:
             game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert endings == {(False, True)}
     assert len(game.unwrapped.game_state.finished_hands) == 2
+
+
+@pytest.mark.parametrize("backend", ["fast", "engine"])
+def test_perfect_recall_observations_hold_the_history_the_engine_played(backend: str) -> None:
+    # A whole short game with perfect recall: at every step every agent's observation holds,
+    # in its history segment, every bid and trick so far (leader, cards, winner) exactly as
+    # the engine played them — the actions stepped here — and the rest of the observation is
+    # the default one.
+    from history_check import decoded_history, engine_history
+
+    from ohhell.actions import Bid, Play
+    from ohhell.integrations.encoding import ObservationEncoder
+
+    game = env(preset="classic", players=3, max_size=2, perfect_recall=True, backend=backend)
+    raw = game.unwrapped
+    assert raw.backend == backend
+    encoder, plain = raw.encoder, ObservationEncoder(raw.setup)
+    assert encoder.perfect_recall and encoder.size > plain.size
+    assert game.observation_space("player_0")["observation"].shape == (encoder.size,)
+    game.reset(seed=7)
+    rng = np.random.default_rng(7)
+    stepped: list[object] = []
+    checked = 0
+    for agent in game.agent_iter():
+        observation, _reward, terminated, truncated, _info = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        state = raw.game_state
+        assert [a for a in state.history if isinstance(a, (Bid, Play))] == stepped
+        expected = engine_history(state)
+        for other in raw.agents:
+            seat = raw.seat_of(other)
+            vector = observation["observation"] if other == agent else raw.observe(other)["observation"]
+            assert decoded_history(encoder, vector, seat) == expected
+            assert (vector[:plain.size] == plain.encode(seat_view(state, seat))).all()
+        checked += 1
+        index = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        stepped.append(raw.codec.decode(index, raw.seat_of(agent)))
+        game.step(index)
+    assert raw.game_state.is_terminal() and len(raw.game_state.finished_hands) == 3  # hands of 2, 1, 2 cards
+    assert checked == 3 * 3 + 3 * (2 + 1 + 2)
