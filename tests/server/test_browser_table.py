@@ -145,7 +145,14 @@ def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
             pages[0].wait_for_timeout(40)
             waited += 40
             if waited > deadline:
-                raise AssertionError(f"timed out waiting for {condition}")
+                seen = pages[0].evaluate("""() => ({url: location.href, title: document.title,
+                    status: document.querySelector('#status, .prompt, .turn-banner')?.innerText,
+                    trick: [...document.querySelectorAll('.trick .card')].map(n => n.dataset.card),
+                    hand: [...document.querySelectorAll('#hand .card')].map(n => n.dataset.card + (
+                        n.classList.contains('legal') ? '*' : '')),
+                    summary: Boolean(document.querySelector('#summary-close')),
+                    banner: document.querySelector('[role=alert], .error, .toast')?.innerText})""")
+                raise AssertionError(f"timed out waiting for {condition}; the page: {seen}")
 
 
 def settle(page: Any) -> None:

@@ -119,7 +119,14 @@ def test_wrong_messages_change_nothing(live_server: LiveServer) -> None:
         spectator = await Client(live_server.ws_url, code).connect()
         await ann.wait_for(lambda: ann.state["table"]["status"] == "playing" and ann.state["phase"] == "bidding",
                            timeout=30)
-        await ann.wait_for(lambda: any(c.my_move(random.Random(0)) is not None for c in (ann, bob)), timeout=30)
+
+        async def someone_to_move() -> None:
+            # Polled, not waited on one client's news: Bob may hear that it is his turn after
+            # Ann has heard it (and nothing more comes to Ann until he acts).
+            while not any(c.my_move(random.Random(0)) is not None for c in (ann, bob)):
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(someone_to_move(), timeout=30)
         actor, other = (ann, bob) if ann.my_move(random.Random(0)) else (bob, ann)
         version = actor.state["version"]
         await asyncio.sleep(0.2)  # let the news of the spectator's arrival settle
