@@ -203,14 +203,39 @@ async def setup(base: str, count: int, knobs: dict[str, Any]) -> list[tuple[str,
     out = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         for index in range(count):
-            created = (await client.post("/api/tables", json={"name": f"P{index}", "preset": "classic", "players": 4,
-                                                              "seats": ["open"] * 3, "knobs": knobs})).json()
+            created = answer(await post(client, "/api/tables", {"name": f"P{index}", "preset": "classic",
+                                                                 "players": 4, "seats": ["open"] * 3,
+                                                                 "knobs": knobs}))
             tokens = [created["token"]]
             for name in ("B", "C", "D"):
-                joined = (await client.post(f"/api/tables/{created['code']}/join", json={"name": name})).json()
+                joined = answer(await post(client, f"/api/tables/{created['code']}/join", {"name": name}))
                 tokens.append(joined["token"])
             out.append((created["code"], tokens))
     return out
+
+
+RETRIES: list[str] = []
+"""The requests the server answered 503 (busy: try again), retried as a client would."""
+
+
+async def post(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> httpx.Response:
+    """POST, retried after a moment while the server answers 503 (at most 5 times)."""
+    for attempt in range(5):
+        response = await client.post(path, json=body)
+        if response.status_code != 503:
+            return response
+        RETRIES.append(f"{path}: {response.json().get('error')}")
+        await asyncio.sleep(0.2 * (attempt + 1))
+    return response
+
+
+def answer(response: httpx.Response) -> dict[str, Any]:
+    """The JSON of a successful answer; else stop with what the server said."""
+    if response.status_code != 200:
+        raise SystemExit(f"{response.request.method} {response.request.url}: {response.status_code} "
+                         f"{response.text[:300]!r}")
+    data: dict[str, Any] = response.json()
+    return data
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -274,7 +299,8 @@ async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int 
             "server_cpu_share": round(cpu_server / elapsed, 2), "client_cpu_share": round(cpu_client / elapsed, 2),
             "server_cpu_ms_per_action": round(cpu_server / actions * 1000, 3) if actions else None,
             "client_cpu_ms_per_action": round(cpu_client / actions * 1000, 3) if actions else None,
-            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after]}
+            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
+            "setup_retries": len(RETRIES)}
 
 
 def main() -> None:

@@ -754,7 +754,23 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def bad_name(request: Request, error: Exception) -> Response:
         return _error(400, str(error))
 
-    return _App(routes=routes, lifespan=lifespan, exception_handlers={BadName: bad_name})
+    async def unavailable(request: Request, error: Exception) -> Response:
+        """The database, or the process that owns the table (several processes), could not be
+        reached in time: a 503 the client may retry, never a 500."""
+        log.warning("%s %s: %s", request.method, request.url.path, error)
+        return _error(503, _t(_language(request), N_("The server is busy; try again in a moment.")),
+                      code="unavailable")
+
+    async def refused(request: Request, error: Exception) -> Response:
+        """The owner of the table (another process) refused a forwarded request."""
+        assert isinstance(error, ProtocolError)
+        if error.code == "storage":
+            return await unavailable(request, error)
+        message = error_message(error.code, _language(request), error.detail)
+        return _error(409, message["message"] + (f" ({error.detail})" if error.detail else ""), code=error.code)
+
+    return _App(routes=routes, lifespan=lifespan, exception_handlers={
+        BadName: bad_name, StoreError: unavailable, ProtocolError: refused})
 
 
 class _App(Starlette):

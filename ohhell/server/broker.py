@@ -56,6 +56,10 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 """
 
 
+REDIS_CONNECTIONS: Final = 128
+"""Connections to Redis a process keeps at most (one of them its subscription)."""
+
+
 class BrokerError(RuntimeError):
     """The broker could not deliver a request, or no answer came in time."""
 
@@ -82,14 +86,19 @@ class Broker:
     """This process's link to the others, through Redis (see the module docstring)."""
 
     def __init__(self, url: str, lease_ms: int = LEASE_MS) -> None:
-        from redis.asyncio import Redis  # the optional cluster extra
+        from redis.asyncio import BlockingConnectionPool, Redis  # the optional cluster extra
 
         self.url = url
         self.process = secrets.token_hex(6)
         """This process's id (new at every start: a restarted process is a new one)."""
         self.lease_ms = lease_ms
-        self.redis: Redis = Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
-                                           health_check_interval=10, retry_on_timeout=True)
+        # A pool that makes a burst of publishes wait for a free connection (up to 5 s) instead
+        # of failing: with the default pool, hundreds of players acting at once through a
+        # process raised "Too many connections" (found by benchmarks/cluster_load.py).
+        pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=5,
+                                               socket_timeout=5, socket_connect_timeout=5,
+                                               health_check_interval=10, retry_on_timeout=True)
+        self.redis: Redis = Redis.from_pool(pool)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
