@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,9 +151,16 @@ def test_the_daily_deal_in_the_browser(server: LiveServer, browser: Any) -> None
     their.wait_for_url("**/t/*")
     guest_code = their.evaluate("() => location.pathname.split('/').pop()")
     run_async(play(server.ws_url, guest_code, guest.token(guest_code), 2))
-    page = dana.goto("/daily")
-    page.wait_for_selector("#daily-results")
-    rows = page.locator("#daily-results tr")
+    # A finished try is scored by a listener of the game's end, a moment after the last card:
+    # the page may be opened before it (then opened again).
+    deadline = time.monotonic() + 15
+    while True:
+        page = dana.goto("/daily")
+        page.wait_for_selector("#daily-results")
+        rows = page.locator("#daily-results tr")
+        if rows.count() == 3 or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(200)
     assert rows.count() == 3  # a header, Dana and Gus
     assert page.locator("#daily-results tr.you").inner_text().startswith(("1", "2"))
     assert "Dana" in page.locator("#daily-results tr.you").inner_text()
@@ -207,9 +215,15 @@ def test_a_rated_table_from_the_lobby(server: LiveServer, browser: Any) -> None:
     assert table.settings.extra == {"rated": True}
     assert table.seats[0].name == "Rita"
     run_async(play(server.ws_url, code, rita.token(code), 4))
-    page = rita.goto("/u/Rita")
-    page.wait_for_selector("#player-page")
-    page.wait_for_function("() => document.querySelector('#player-page').innerText.includes('1 rated game')")
+    # Rated by a listener of the game's end, a moment after the last card: opened again until then.
+    deadline = time.monotonic() + 15
+    while True:
+        page = rita.goto("/u/Rita")
+        page.wait_for_selector("#player-page")
+        if "1 rated game" in page.inner_text("#player-page") or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(200)
+    assert "1 rated game" in page.inner_text("#player-page")
     # A bot's page says which scale its fixed rating is on, and the arena's Elo figure it comes from.
     page = rita.goto("/bots/strong")
     page.wait_for_selector("#bot-scale")
