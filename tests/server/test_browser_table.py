@@ -133,13 +133,16 @@ def dismiss_summary(page: Any) -> None:
 
 
 def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
-    """Make every page play its turns until ``condition`` (a JS expression) is true on the first."""
+    """Make every page play its turns until ``condition`` (a JS expression) is true on the first
+    (a hand's summary is closed on the way, unless the condition waits for it)."""
     deadline = timeout_s * 1000
     waited = 0
+    dismiss = "hand-summary" not in condition
     while not pages[0].evaluate(f"() => Boolean({condition})"):
         moved = False
         for page in pages:
-            dismiss_summary(page)
+            if dismiss:
+                dismiss_summary(page)
             moved = move_once(page) or moved
         if not moved:
             pages[0].wait_for_timeout(40)
