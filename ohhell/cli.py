@@ -168,17 +168,11 @@ def main() -> None:
 def replay(file: str, as_json: bool) -> None:
     """Replay a game record, check every rule, and print the scores."""
     from ohhell.errors import RecordError
-    from ohhell.record import load_record, replay_result, state_from_record
+    from ohhell.record import read_record_file, replay_result, state_from_record
     from ohhell.textsheet import format_scoresheet
 
     try:
-        with click.open_file(file, "rb") as handle:
-            raw = handle.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise RecordError("bad-format", _("the record is not UTF-8 text: %(error)s") % {"error": error}) from error
-        data = load_record(text)
+        data = read_record_file(file)
         state = state_from_record(data)
         result = replay_result(state, started=len(data["hands"]))
     except RecordError as error:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -477,6 +478,22 @@ def load_record(text: str) -> Any:
         raise RecordError("bad-format", _("the record is not valid JSON: %(error)s") % {"error": error}) from error
 
 
+def read_record_file(path: str) -> Any:
+    """Read and parse a record file (``-``: standard input), UTF-8 with or without a byte-order
+    mark: a :class:`RecordError` ``bad-format`` if it is not UTF-8 or not JSON; an
+    :class:`OSError` if it cannot be read."""
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RecordError("bad-format", _("the record is not UTF-8 text: %(error)s") % {"error": error}) from error
+    return load_record(text)
+
+
 def dump_record(record: Mapping[str, Any]) -> str:
     """The JSON text of a record: one hand per line block, cards as short strings."""
     return json.dumps(record, ensure_ascii=False, indent=1)
@@ -503,6 +520,16 @@ def play_random_game(rules: Rules, seed: int | None = None, bid_changes: bool = 
 
 
 __all__ = [
-    "FORMAT", "Bid", "Play", "dump_record", "load_record", "play_random_game", "record_from_state",
-    "replay", "replay_hands", "replay_result", "state_from_record",
+    "FORMAT",
+    "Bid",
+    "Play",
+    "dump_record",
+    "load_record",
+    "play_random_game",
+    "read_record_file",
+    "record_from_state",
+    "replay",
+    "replay_hands",
+    "replay_result",
+    "state_from_record",
 ]

@@ -23,16 +23,10 @@ def verify(file: str, as_json: bool, scope: str | None) -> None:
     """Check a record's deals against its revealed seeds (the help text is above, translated)."""
     from ohhell.errors import RecordError
     from ohhell.fairness import verified_count, verify_record
-    from ohhell.record import load_record
+    from ohhell.record import read_record_file
 
     try:
-        with click.open_file(file, "rb") as handle:
-            raw = handle.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise RecordError("bad-format", _("the record is not UTF-8 text: %(error)s") % {"error": error}) from error
-        verdicts = verify_record(load_record(text), scope)
+        verdicts = verify_record(read_record_file(file), scope)
     except RecordError as error:
         if as_json:
             click.echo(json.dumps(error.to_json(), ensure_ascii=False))

@@ -63,20 +63,12 @@ def progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] 
 
 def _load(record: str, as_json: bool) -> Any:
     from ohhell.errors import RecordError
-    from ohhell.record import load_record
+    from ohhell.record import read_record_file
 
     try:
-        with click.open_file(record, "rb") as handle:
-            raw = handle.read()
+        return read_record_file(record)
     except OSError as error:
         raise click.BadParameter(str(error), param_hint="RECORD") from error
-    try:
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise RecordError("bad-format", _("the record is not UTF-8 text: %(error)s") % {"error": error}) \
-                from error
-        return load_record(text)
     except RecordError as error:
         _record_error(error, as_json)
 

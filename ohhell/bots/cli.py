@@ -170,20 +170,12 @@ def suggest(record: str, bot_spec: str, seat: int | None, seed: int, iterations:
     """Ask a bot what the seat to act should do in a (partial) game record, with its estimates
     (the chance of making the bid for each bid or card)."""
     from ohhell.errors import RecordError
-    from ohhell.record import load_record, state_from_record
+    from ohhell.record import read_record_file, state_from_record
 
     try:
-        with click.open_file(record, "rb") as handle:
-            raw = handle.read()
+        state = state_from_record(read_record_file(record))
     except OSError as error:
         raise click.BadParameter(str(error), param_hint="RECORD") from error
-    try:
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise RecordError("bad-format", _("the record is not UTF-8 text: %(error)s") % {"error": error}) \
-                from error
-        state = state_from_record(load_record(text))
     except RecordError as error:
         if as_json:
             click.echo(json.dumps(error.to_json(), ensure_ascii=False))
