@@ -212,6 +212,10 @@ def test_the_closing_trick_and_the_hook_for_everybody(server: ServerProcess, pag
         assert time.monotonic() < deadline, "the game did not end"
         for page, other, name in ((ann, bob, "Ann"), (bob, ann, "Bob")):
             dismiss_summary(page)
+            # The move is looked for first: a dealer's bids come with their forbidden one in the
+            # same update, so one found now is not bid before its hook has been checked.
+            zero = page.query_selector('.bid-button[data-bid="0"]:not([disabled])')
+            target = zero or page.query_selector(MY_MOVE)
             forbidden = page.query_selector(".bid-button.forbidden")
             if forbidden is not None and name not in explained:
                 number = int(forbidden.get_attribute("data-bid"))
@@ -222,8 +226,6 @@ def test_the_closing_trick_and_the_hook_for_everybody(server: ServerProcess, pag
                 assert other.inner_text(".prompt-bar .hook") == (
                     f"{name} deals and may not bid {number}: the bids must not add up to the number of cards.")
                 explained[name] = number
-            zero = page.query_selector('.bid-button[data-bid="0"]:not([disabled])')
-            target = zero or page.query_selector(MY_MOVE)
             if target is not None:
                 with contextlib.suppress(Exception):
                     target.click(timeout=1500)

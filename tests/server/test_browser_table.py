@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import math
 import os
 import re
@@ -132,18 +133,38 @@ def dismiss_summary(page: Any) -> None:
             button.click(timeout=1500)
 
 
-def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
+def play_until(pages: list[Any], condition: str, timeout_s: float = 60, hold: str = ".trick .collecting") -> None:
     """Make every page play its turns until ``condition`` (a JS expression) is true on the first
-    (a hand's summary is closed on the way, unless the condition waits for it)."""
+    (a hand's summary is closed on the way, unless the condition waits for it).
+
+    Each page's look and move are one script, so no message from the server lands between them:
+    the first page never moves when the condition has just come true (the move would undo it).
+    Like a person, a page waits while cards move and while the selector ``hold`` matches (by
+    default a finished trick still on the table: playing on at once on this fast server, tricks
+    would follow each other before the last one has gone, and the hand's summary, shown when it
+    has, would never come)."""
     deadline = timeout_s * 1000
     waited = 0
     dismiss = "hand-summary" not in condition
-    while not pages[0].evaluate(f"() => Boolean({condition})"):
+    step = f"""() => {{
+        if (CONDITION) return "done";
+        {"document.querySelector('#summary-close')?.click();" if dismiss else ""}
+        const moving = (a) => !(a instanceof CSSAnimation) && a.playState === "running";
+        if (document.getAnimations().some(moving)) return "held";
+        if (document.querySelector({json.dumps(hold)})) return "held";
+        const target = document.querySelector({json.dumps(MY_MOVE)});
+        if (!target) return "waiting";
+        target.click();
+        return "moved";
+    }}"""
+    while True:
         moved = False
-        for page in pages:
-            if dismiss:
-                dismiss_summary(page)
-            moved = move_once(page) or moved
+        for index, page in enumerate(pages):
+            done = condition if index == 0 else "false"
+            outcome = page.evaluate(step.replace("CONDITION", f"Boolean({done})"))
+            if outcome == "done":
+                return
+            moved = moved or outcome == "moved"
         if not moved:
             pages[0].wait_for_timeout(40)
             waited += 40
@@ -154,7 +175,8 @@ def play_until(pages: list[Any], condition: str, timeout_s: float = 60) -> None:
                     hand: [...document.querySelectorAll('#hand .card')].map(n => n.dataset.card + (
                         n.classList.contains('legal') ? '*' : '')),
                     summary: Boolean(document.querySelector('#summary-close')),
-                    banner: document.querySelector('[role=alert], .error, .toast')?.innerText})""")
+                    banner: document.querySelector('[role=alert], .error, .toast')?.innerText,
+                    text: document.body.innerText.slice(0, 600)})""")
                 raise AssertionError(f"timed out waiting for {condition}; the page: {seen}")
 
 
@@ -581,8 +603,12 @@ def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages
 
 def test_reload_in_the_middle_of_a_trick(server: ServerProcess, pages: Pages) -> None:
     page = pages.new()
-    create_table(page, server.url, ["basic"] * 3)
-    play_until([page], "document.querySelectorAll('.trick .played:not(.collecting)').length >= 1 && "
+    create_table(page, server.url, ["basic"] * 3, max_size=3)
+    # This seat's turn with cards in the trick. While the last trick is still on its way to its
+    # winner its cards are drawn instead of the new trick's: wait for it to go (this seat playing
+    # then, with its turn come, would pass by the moment wanted).
+    play_until([page], "document.querySelectorAll('.trick .played').length >= 1 && "
+                       "!document.querySelector('.trick .collecting') && "
                        "document.querySelector('#hand button.card.legal')")
     cards = "nodes => nodes.map(n => n.dataset.card)"
     trick = page.eval_on_selector_all(".trick .played:not(.collecting) .card", cards)
