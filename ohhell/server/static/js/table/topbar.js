@@ -23,6 +23,10 @@ export function TopBar({ ctl, s }) {
       ${t("bids_of", { sum: total.sum, size: total.size })}${verdict ? html` · <b>${verdict}</b>` : null}</span>`;
   }
   const trumpKnown = s.dealt || s.scoresheet;
+  // This deal holds this browser's randomness: a small mark beside the hand's number (on a phone
+  // a row of its own would push the table down).
+  const fairMark = ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
+    title=${t("fair_yours")} aria-label=${t("fair_yours")}>${FAIR_ICON}</a>` : null;
   // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
   const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (ctl.ui.panel === name ? " active" : "")}
     aria-pressed=${ctl.ui.panel === name ? "true" : "false"} title=${label} onClick=${() => ctl.togglePanel(name)}>
@@ -30,13 +34,11 @@ export function TopBar({ ctl, s }) {
   return html`<div class="table-bar">
     <div class="info-bar" id="info-bar">
       <span class="table-code">${t("table_code", { code: ctl.code })}</span>
-      ${s.game_over ? null : html`<span>${handLabel} · ${tn("cards_n", s.hand_size)}</span>`}
+      ${s.game_over ? fairMark : html`<span class="hand-label">${handLabel} · ${tn("cards_n", s.hand_size)}${fairMark ? html` ${fairMark}` : null}</span>`}
       ${!s.game_over && trumpKnown ? html`<span class="trump" id="trump">${t("trump")}: <strong class=${s.trump ? "suit-" + s.trump : ""}>
         ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
-      ${ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
-        title=${t("fair_yours")} aria-label=${t("fair_yours")}>${FAIR_ICON}</a>` : null}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
       ${ctl.status !== "open" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
