@@ -39,7 +39,7 @@ from ohhell.server.metrics import METRICS
 from ohhell.server.mirror import TableMirror
 from ohhell.server.protocol import ClientMessage, ProtocolError
 from ohhell.server.store import StoreError
-from ohhell.server.tables import Asker, LiveTable, Seat, TableRoom, TableSettings, chat_text, check_reaction
+from ohhell.server.tables import FINISHED, Asker, LiveTable, Seat, TableRoom, TableSettings, chat_text, check_reaction
 from ohhell.server.texts import speaking
 
 if TYPE_CHECKING:
@@ -134,6 +134,9 @@ class Cluster:
             await self.broker.release(code)
             return None
         table = self.manager.rebuild(item, fence)
+        if table.status == FINISHED and item.row.status != FINISHED:
+            # The owner before stopped between the last action's commit and the status's.
+            await self.store.set_status(code, FINISHED, fence=fence)
         self.manager.tables[code] = table
         self._published[code] = table.version
         table.replan()

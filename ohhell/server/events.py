@@ -113,6 +113,8 @@ class TableProgress:
     names: list[str | None]
     kinds: list[str]
     bots: list[str | None]
+    stored_finished: bool = False
+    """Its stored status is ``finished`` (written just after the last action)."""
 
     @property
     def hands_done(self) -> int:
@@ -120,7 +122,10 @@ class TableProgress:
 
     @property
     def over(self) -> bool:
-        return self.state is not None and self.state.is_terminal()
+        """Its game is over, and stored as over: the event's embargo on its tables lifts on the
+        stored status (``Community.lifted``), so the event is not called over a moment before
+        its tables may be looked at."""
+        return self.state is not None and self.state.is_terminal() and self.stored_finished
 
     def display_names(self) -> list[str]:
         """A name for each seat in a record: the person's, else the bot's level."""
@@ -211,7 +216,8 @@ class EventService:
                 continue
             state = await asyncio.to_thread(rebuild_state, item)
             out.append(TableProgress(index, code, state, [seat.name for seat in item.seats],
-                                     [seat.kind for seat in item.seats], [seat.bot for seat in item.seats]))
+                                     [seat.kind for seat in item.seats], [seat.bot for seat in item.seats],
+                                     stored_finished=item.row.status == "finished"))
         return out
 
     @staticmethod

@@ -1209,6 +1209,10 @@ class TableManager:
         stored = await asyncio.to_thread(self.store.load_tables, [WAITING, PLAYING])
         for item in stored:
             table = self.rebuild(item)
+            if table.status == FINISHED:
+                # Stopped between the last action's commit and the status's: the status mirrors
+                # the game (a duplicate event's embargo lifts on it).
+                await self.store.set_status(table.code, FINISHED)
             self.tables[table.code] = table
             if table.status == PLAYING:
                 for seat in table.seats:

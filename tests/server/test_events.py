@@ -360,3 +360,20 @@ def test_an_event_stored_before_the_pool_deals_and_verifies_as_before(
     record = client.get(f"/api/events/{event_id}/export").json()["tables"][0]["record"]
     assert record["hands"][0]["fair"]["scheme"] == "per-event"
     assert all(v.verified for v in verify_record(record, scope=event_id))
+
+
+def test_a_table_is_over_for_its_event_once_its_finished_status_is_stored() -> None:
+    """The event's embargo on its tables lifts on their stored status, written just after the
+    last action: until then the event does not call the table (or itself) over."""
+    from ohhell.rules import preset
+    from ohhell.server.events import TableProgress
+
+    state = Game(preset("classic", players=3, max_size=2)).new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions(state.turn)))
+    seats: tuple[list[str | None], list[str], list[str | None]] = (["Ann", None, None], ["human", "bot", "bot"],
+                                                                 [None, "basic", "basic"])
+    assert not TableProgress(0, "ABCDEF", state, *seats).over
+    assert TableProgress(0, "ABCDEF", state, *seats, stored_finished=True).over
+    assert not TableProgress(0, "ABCDEF", None, [], [], [], stored_finished=True).over

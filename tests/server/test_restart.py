@@ -13,6 +13,7 @@ import signal
 from pathlib import Path
 
 import httpx
+import sqlalchemy
 from wsclient import Client, create_table
 
 from conftest import free_port, run_async, spawn_server, stop_process
@@ -91,5 +92,47 @@ def test_kill_9_mid_hand_loses_nothing(database: str, tmp_path: Path) -> None:
             assert result["complete"]
         record = httpx.get(f"{server.url}/api/tables/{code}/record", timeout=10).json()
         assert replay(record)["totals"] == final["totals"]
+    finally:
+        stop_process(server)
+
+
+def test_a_game_stopped_between_its_last_action_and_its_status_is_finished_on_restart(
+        database: str, tmp_path: Path) -> None:
+    """The status is written just after the game's last action; a server stopped between the two
+    leaves a finished game stored as ``playing``. Started again, the server stores it as finished
+    (a duplicate event's embargo lifts on that status: otherwise never)."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    server = spawn_server(database, port, log, *FAST)
+    try:
+        created = create_table(server.url, "Ann", seats=["random", "random", "random"], knobs=SHORT)
+        code, token = created["code"], created["token"]
+        rng = random.Random(3)
+
+        async def finish() -> None:
+            ann = await Client(server.ws_url, code, token).connect()
+            while not ann.state.get("game_over"):
+                action = ann.my_move(rng)
+                if action is not None:
+                    await ann.act(action)
+                await asyncio.sleep(0.005)
+            await ann.close()
+
+        run_async(finish())
+        engine = sqlalchemy.create_engine(database)
+        status = sqlalchemy.text("SELECT status FROM ohhell_tables WHERE id = :id")
+        try:
+            with engine.connect() as conn:
+                assert conn.execute(status, {"id": code}).scalar_one() == "finished"
+            stop_process(server)
+            with engine.begin() as conn:  # as if the server had died before writing it
+                conn.execute(sqlalchemy.text("UPDATE ohhell_tables SET status = 'playing' WHERE id = :id"),
+                             {"id": code})
+            server = spawn_server(database, port, log, *FAST)
+            with engine.connect() as conn:
+                assert conn.execute(status, {"id": code}).scalar_one() == "finished"
+        finally:
+            engine.dispose()
+        assert replay(httpx.get(f"{server.url}/api/tables/{code}/record", timeout=10).json())["complete"]
     finally:
         stop_process(server)
