@@ -68,17 +68,9 @@ def test_kill_9_mid_hand_loses_nothing(database: str, tmp_path: Path) -> None:
                         "totals", "legal_actions", "turn", "turn_up", "finished_hands"):
                 assert after[key] == before[key], key
             assert after["table"]["seats"][0]["online"]
-            while not ann.state.get("game_over"):
-                action = ann.my_move(rng)
-                if action is not None:
-                    await ann.act(action)
-                await asyncio.sleep(0.005)
+            await ann.play_to_the_end(rng)
             zed = await Client(server.ws_url, busy["code"], busy["token"]).connect()
-            while not zed.state.get("game_over"):
-                action = zed.my_move(rng)
-                if action is not None:
-                    await zed.act(action)
-                await asyncio.sleep(0.005)
+            await zed.play_to_the_end(rng)
             await zed.close()
             final = dict(ann.state)
             await ann.close()
@@ -111,11 +103,7 @@ def test_a_game_stopped_between_its_last_action_and_its_status_is_finished_on_re
 
         async def finish() -> None:
             ann = await Client(server.ws_url, code, token).connect()
-            while not ann.state.get("game_over"):
-                action = ann.my_move(rng)
-                if action is not None:
-                    await ann.act(action)
-                await asyncio.sleep(0.005)
+            await ann.play_to_the_end(rng)
             await ann.close()
 
         run_async(finish())

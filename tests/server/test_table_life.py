@@ -341,12 +341,7 @@ def test_the_analysis_of_a_finished_game_is_made_once_and_kept(server: LiveServe
         ann = await Client(server.ws_url, code, created["token"]).connect()
         early = httpx.get(f"{server.url}/api/tables/{code}/analysis", timeout=10)
         assert early.status_code == 409  # not over yet
-        rng = __import__("random").Random(5)
-        while not ann.state.get("game_over"):
-            action = ann.my_move(rng)
-            if action is not None:
-                await ann.act(action)
-            await asyncio.sleep(0.01)
+        await ann.play_to_the_end(__import__("random").Random(5), pause=0.01)
         await ann.close()
         return str(code)
 

@@ -131,6 +131,14 @@ class Client:
         await self.send({"type": "act", "version": self.state["version"] if version is None else version,
                          "action": action, "id": message_id if message_id is not None else next(_ids)})
 
+    async def play_to_the_end(self, rng: random.Random, pause: float = 0.005) -> None:
+        """This seat's random legal moves (:meth:`my_move`) until the game is over."""
+        while not self.state.get("game_over"):
+            action = self.my_move(rng)
+            if action is not None:
+                await self.act(action)
+            await asyncio.sleep(pause)
+
     def my_move(self, rng: random.Random) -> dict[str, Any] | None:
         """A random legal action that moves the game on, when this seat must act."""
         state = self.state
