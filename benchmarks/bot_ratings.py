@@ -1,6 +1,6 @@
 """The fixed ratings of the bot levels, measured by the bots playing each other.
 
-People's ratings move against the bots' fixed ones (``ohhell/server/ratings.py``,
+People's ratings move against the bots' fixed ones (``ohhell/server/community/ratings.py``,
 ``BOT_RATINGS``), so those must say how strong each level is on the people's scale. This plays
 duplicate deals between the levels (the arena: every level holds every seat's cards once) and
 counts, for each pair of levels, the share of games one finished ahead of the other (a tie counts
@@ -27,7 +27,7 @@ import time
 
 from ohhell.arena import run_arena
 from ohhell.rules import preset
-from ohhell.server.ratings import BETA
+from ohhell.server.community.ratings import BETA
 
 CAP = 0.99
 

@@ -44,7 +44,7 @@ sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests" / "server"), str(RO
 
 import server_load  # noqa: E402
 
-from ohhell.server.localcluster import LocalCluster, free_port, wait_for_port  # noqa: E402
+from ohhell.server.cluster.local import LocalCluster, free_port, wait_for_port  # noqa: E402
 
 LOAD_PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "600",
              "--max-new-tables", "100000")

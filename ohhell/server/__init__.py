@@ -3,19 +3,19 @@
 The pieces, each in its own module:
 
 * :mod:`ohhell.server.config` — the knobs of a server (timings, limits), one frozen value.
-* :mod:`ohhell.server.store` — the database (SQLite by default, PostgreSQL through the same
+* :mod:`ohhell.server.storage.store` — the database (SQLite by default, PostgreSQL through the same
   code): tables, seats, the action log and scoresheets. One writer thread commits every
   accepted action (group commit) *before* anything about it is broadcast.
-* :mod:`ohhell.server.protocol` — the JSON messages of the WebSocket protocol
+* :mod:`ohhell.server.wire.protocol` — the JSON messages of the WebSocket protocol
   (``docs/protocol.md``): parsing what clients send, building what they receive. Every
   outgoing message about a game is built from a :func:`~ohhell.views.seat_view` or
   :func:`~ohhell.views.spectator_view` (after every action, from
   :func:`~ohhell.views.seat_views`), and carries only what changed for its connection.
-* :mod:`ohhell.server.outbox` — writing each connection's messages in order, at once while
+* :mod:`ohhell.server.ws.outbox` — writing each connection's messages in order, at once while
   its socket takes them.
-* :mod:`ohhell.server.tables` — live tables: the engine state, the seats and their
+* :mod:`ohhell.server.live.tables` — live tables: the engine state, the seats and their
   connections, bots, turn timers, and the stand-in bot of an absent player.
-* :mod:`ohhell.server.sheets` — the scorekeeper page's sheets (the one
+* :mod:`ohhell.server.web.sheets` — the scorekeeper page's sheets (the one
   :class:`~ohhell.scorekeeper.ScoreSheet` implementation, stored in the database).
 * :mod:`ohhell.server.texts` — every text of the web client, served per language from the
   gettext catalogs.

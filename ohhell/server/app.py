@@ -37,16 +37,10 @@ from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _, normalize_language, translations
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
-from ohhell.server import accounts_api, duplicate
-from ohhell.server.analyses import Analyses
+from ohhell.server.community import duplicate
+from ohhell.server.community.analyses import Analyses
 from ohhell.server.config import ServerConfig
-from ohhell.server.metrics import METRICS
-from ohhell.server.outbox import Outbox
-from ohhell.server.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
-from ohhell.server.security import SecurityHeadersMiddleware, allowed_origin
-from ohhell.server.sheets import SheetService, sheet_json
-from ohhell.server.store import Store, StoreError
-from ohhell.server.tables import (
+from ohhell.server.live.tables import (
     MAX_QUEUED_MESSAGES,
     OPEN,
     TIMER_MODES,
@@ -58,10 +52,17 @@ from ohhell.server.tables import (
     clean_text,
     normalize_code,
 )
+from ohhell.server.metrics import METRICS
+from ohhell.server.storage.store import Store, StoreError
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
+from ohhell.server.web.routes import accounts as accounts_api
+from ohhell.server.web.security import SecurityHeadersMiddleware, allowed_origin
+from ohhell.server.web.sheets import SheetService, sheet_json
+from ohhell.server.wire.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
+from ohhell.server.ws.outbox import Outbox
 
 if typing.TYPE_CHECKING:
-    from ohhell.server.cluster import Cluster
+    from ohhell.server.cluster.node import Cluster
 
 log = logging.getLogger("ohhell.server")
 
@@ -114,8 +115,8 @@ class Server:
         sys.setswitchinterval(0.001)
         self.store.start()
         if self.config.broker is not None:
-            from ohhell.server.broker import Broker
-            from ohhell.server.cluster import Cluster
+            from ohhell.server.cluster.broker import Broker
+            from ohhell.server.cluster.node import Cluster
 
             self.cluster = Cluster(self.tables, Broker(self.config.broker))
             self.tables.cluster = self.cluster

@@ -14,7 +14,7 @@ import click
 from ohhell.bots.external import check_command
 from ohhell.i18n import N_, _
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
-from ohhell.server.security import origins
+from ohhell.server.web.security import origins
 
 
 def _bot_command(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:

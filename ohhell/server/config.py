@@ -24,10 +24,10 @@ class ServerConfig:
     database: str = DEFAULT_DATABASE
     broker: str | None = None
     """``redis://HOST:PORT/DB`` (Redis or Valkey): several server processes share the site's
-    tables through it (see :mod:`ohhell.server.cluster`); ``None``: one process."""
+    tables through it (see :mod:`ohhell.server.cluster.node`); ``None``: one process."""
     sqlite_sync: str = "full"
     """``full``: every commit is fsynced (survives a power cut); ``normal``: faster, survives the
-    server's death (``kill -9`` too) but not the machine's (see :data:`ohhell.server.store.SQLITE_SYNC`)."""
+    server's death (``kill -9`` too) but not the machine's (see :data:`ohhell.server.storage.store.SQLITE_SYNC`)."""
     # -- pace ---------------------------------------------------------------------------
     bot_delay: float = 0.9
     """How long a bot seems to think before it bids or plays."""
@@ -66,7 +66,7 @@ class ServerConfig:
     max_name_length: int = 24
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a WebSocket (a site reached under
-    several names); see :mod:`ohhell.server.security`."""
+    several names); see :mod:`ohhell.server.web.security`."""
     # -- bots -------------------------------------------------------------------------------
     bot_commands: dict[str, str] = field(default_factory=dict)
     """Extra bot levels the operator registered: name -> ``cmd:PROGRAM`` (never from the web)."""

@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 from starlette.testclient import TestClient
 
-from ohhell.server.accounts import AccountsConfig
 from ohhell.server.app import create_app
+from ohhell.server.community.accounts import AccountsConfig
 from ohhell.server.config import ServerConfig
-from ohhell.server.csrf import CSRF_HEADER
+from ohhell.server.web.csrf import CSRF_HEADER
 
 CHEAP = AccountsConfig(hash_time_cost=1, hash_memory_kib=1024, hash_parallelism=1)
 """Argon2 parameters for tests (the defaults take about a tenth of a second per hash)."""

@@ -25,8 +25,8 @@ import pytest
 import uvicorn
 
 from ohhell.server.app import create_app
+from ohhell.server.cluster.local import free_port, postgres_binaries, wait_for_port
 from ohhell.server.config import ServerConfig
-from ohhell.server.localcluster import free_port, postgres_binaries, wait_for_port
 
 CI = os.environ.get("CI", "").lower() == "true"
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,10 +18,10 @@ from conftest import run_async
 from ohhell.actions import action_to_json
 from ohhell.record import play_random_game
 from ohhell.rules import preset
-from ohhell.server.accounts import FORMER_PLAYER, AccountsConfig, accounts, seat_links
-from ohhell.server.csrf import CSRF_HEADER
-from ohhell.server.store import SeatRow, Store, TableRow, seats
-from ohhell.server.tables import new_token, token_hash
+from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, accounts, seat_links
+from ohhell.server.live.tables import new_token, token_hash
+from ohhell.server.storage.store import SeatRow, Store, TableRow, seats
+from ohhell.server.web.csrf import CSRF_HEADER
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"]]}
 
@@ -406,7 +406,7 @@ def test_an_older_database_gets_the_new_tables_at_start(tmp_path: Path) -> None:
 
 
 def test_results_left_undone_by_a_stopped_process_are_stored_at_start(sqlite_url: str) -> None:
-    from ohhell.server.stats import game_results
+    from ohhell.server.community.stats import game_results
 
     with app_client(sqlite_url) as client:
         store = store_of(client)
@@ -426,7 +426,7 @@ def test_results_left_undone_by_a_stopped_process_are_stored_at_start(sqlite_url
 
 
 def test_old_counters_and_sessions_are_pruned(client: TestClient) -> None:
-    from ohhell.server.accounts import sessions, throttle
+    from ohhell.server.community.accounts import sessions, throttle
 
     store = store_of(client)
     browser = Browser(client)

@@ -17,7 +17,7 @@ import pytest
 from wsclient import Client
 
 from conftest import ROOT, LiveServer, run_async, start_server
-from ohhell.server import daily as daily_module
+from ohhell.server.community import daily as daily_module
 
 NEW_CLIENT = (ROOT / "ohhell/server/static/js/html.js").exists() and \
     "showCommunity" in (ROOT / "ohhell/server/static/js/main.js").read_text(encoding="utf-8")

@@ -29,8 +29,8 @@ from conftest import fresh_postgres_database, need, run_async
 from ohhell.cards import card_name
 from ohhell.record import replay
 from ohhell.rules import Rules
-from ohhell.server.localcluster import LocalCluster, missing_parts
-from ohhell.server.store import FencedOut, SeatRow, Store, TableRow
+from ohhell.server.cluster.local import LocalCluster, missing_parts
+from ohhell.server.storage.store import FencedOut, SeatRow, Store, TableRow
 
 PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "30")
 SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}

@@ -16,7 +16,7 @@ from wsclient import Client
 
 from conftest import LiveServer, run_async, start_server
 from ohhell.record import state_from_record
-from ohhell.server import daily as daily_module
+from ohhell.server.community import daily as daily_module
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"], [1, "turn-up"]]}
 

@@ -14,7 +14,7 @@ from accounts_helpers import Browser, app_client
 from fake_tables import FakeTables, use_fake_tables
 from starlette.testclient import TestClient
 
-from ohhell.server import daily as daily_module
+from ohhell.server.community import daily as daily_module
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_yesterdays_results_and_seed_are_for_everyone(daily_app: tuple[TestClien
     commitment = player.get("/api/daily").json()["commitment"]
     tomorrow = time.time() + 86400
     monkeypatch.setattr(daily_module.time, "time", lambda: tomorrow)
-    import ohhell.server.events_api as events_api
+    import ohhell.server.web.routes.events as events_api
 
     monkeypatch.setattr(events_api, "today", lambda now=None: daily_module.today(tomorrow if now is None else now))
     page = Browser(client).get("/api/daily").json()
@@ -144,7 +144,7 @@ def test_tomorrows_deal_is_committed_today_and_takes_contributions_until_it_begi
     client, fake = daily_app
     monkeypatch.setattr(daily_module, "daily_rules", lambda: daily_module.preset(
         "classic", players=4, schedule="explicit", hands=[[2, "turn-up"]]))
-    import ohhell.server.events_api as events_api
+    import ohhell.server.web.routes.events as events_api
 
     guest = Browser(client)
     page = guest.get("/api/daily").json()
@@ -206,7 +206,7 @@ def test_a_day_nobody_contributed_to_says_the_server_alone_chose(
     play(fake, code, 3)
     page = Browser(client).get("/api/daily").json()
     assert page["fair"]["pool"]["count"] == 0 and "server alone chose" in page["fair"]["summary"]
-    import ohhell.server.events_api as events_api
+    import ohhell.server.web.routes.events as events_api
 
     after = time.time() + 86400
     monkeypatch.setattr(daily_module.time, "time", lambda: after)

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from ohhell.fairness import verify_record
 from ohhell.game import Game
 from ohhell.record import state_from_record
-from ohhell.server.duplicate import EventDeals
+from ohhell.server.community.duplicate import EventDeals
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"], [1, "turn-up"]]}
 
@@ -186,8 +186,8 @@ def test_joining_and_refusals(event_app: tuple[TestClient, FakeTables]) -> None:
 def test_tables_get_their_deals_back_after_a_restart(event_app: tuple[TestClient, FakeTables]) -> None:
     """The table's settings name its deal source (kept in the database, never sent out): a
     restarted server builds the same source from them."""
-    from ohhell.server.deals import deal_source
-    from ohhell.server.store import Store
+    from ohhell.server.live.deals import deal_source
+    from ohhell.server.storage.store import Store
 
     client, fake = event_app
     new_event(Browser(client))
@@ -337,7 +337,7 @@ def test_an_event_stored_before_the_pool_deals_and_verifies_as_before(
     """An event made before pools (no pool row; its tables' settings name no pool): scheme
     ``per-event``, its deals unchanged, its verdicts still given."""
     client, fake = event_app
-    from ohhell.server.fair_pool import fair_pool_entries, fair_pools
+    from ohhell.server.community.fair_pool import fair_pool_entries, fair_pools
 
     event_id = new_event(Browser(client), seats=[["basic", "basic", "basic"]] * 2, tables=2).json()["id"]
     store = client.app.state.server.store  # type: ignore[attr-defined]
@@ -366,7 +366,7 @@ def test_a_table_is_over_for_its_event_once_its_finished_status_is_stored() -> N
     """The event's embargo on its tables lifts on their stored status, written just after the
     last action: until then the event does not call the table (or itself) over."""
     from ohhell.rules import preset
-    from ohhell.server.events import TableProgress
+    from ohhell.server.community.events import TableProgress
 
     state = Game(preset("classic", players=3, max_size=2)).new_initial_state()
     rng = random.Random(2)

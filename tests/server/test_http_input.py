@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import LiveServer, fresh_postgres_database, start_server
-from ohhell.server.store import Store
+from ohhell.server.storage.store import Store
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from ohhell.server.outbox import Outbox, start_eagerly
+from ohhell.server.ws.outbox import Outbox, start_eagerly
 
 
 class Socket:

@@ -24,9 +24,9 @@ from sqlalchemy import create_engine, func, select
 from wsclient import Client
 
 from conftest import fresh_postgres_database, need, run_async
-from ohhell.server.localcluster import LocalCluster, missing_parts
-from ohhell.server.ratings import rated_games, rating_history
-from ohhell.server.store import database_url
+from ohhell.server.cluster.local import LocalCluster, missing_parts
+from ohhell.server.community.ratings import rated_games, rating_history
+from ohhell.server.storage.store import database_url
 
 PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "30",
         "--fair-window", "0.2")

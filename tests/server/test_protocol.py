@@ -18,7 +18,7 @@ from wsclient import Client, create_table, join_table
 from conftest import LiveServer, free_port, run_async, spawn_server, start_server, stop_process
 from ohhell.record import replay
 from ohhell.rules import Rules
-from ohhell.server.store import Store
+from ohhell.server.storage.store import Store
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"]]}
 

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from ohhell.rules import PRESETS, preset
-from ohhell.server.ratings import (
+from ohhell.server.community.ratings import (
     BOT_RATINGS,
     FAMILIES,
     MU,
@@ -27,7 +27,7 @@ from ohhell.server.ratings import (
     update_ratings,
     win_probability,
 )
-from ohhell.server.store import Store
+from ohhell.server.storage.store import Store
 
 SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"]]}
 
@@ -73,7 +73,7 @@ def test_the_bots_fixed_ratings_keep_the_arenas_odds() -> None:
     """Converted from the arena's Elo scale (docs/bots.md), every pair of levels keeps the chance
     of finishing ahead the arena measured: Elo's 1 / (1 + 10^(−Δ/400)) is the model's own
     :func:`win_probability` here (σ left out: the chance between two exactly known strengths)."""
-    from ohhell.server.ratings import ARENA_ELO
+    from ohhell.server.community.ratings import ARENA_ELO
 
     assert ARENA_ELO == {"random": 508, "beginner": 1027, "casual": 1286, "basic": 1500, "strong": 1593}
     assert BOT_RATINGS["basic"] == (1500.0, 100.0) and BOT_RATINGS["strong"] == (1689.0, 100.0)
@@ -165,7 +165,7 @@ def test_a_game_is_rated_once(sqlite_url: str) -> None:
     store.start()
     try:
         def call(conn: Any) -> Any:
-            from ohhell.server.accounts import accounts
+            from ohhell.server.community.accounts import accounts
 
             conn.execute(accounts.insert().values(id="a", name="Ann", name_key="ann", password_hash="x", created=0.0))
             first = rate_game(conn, "TABLE1", "classic", [Competitor("a"), Competitor(bot="basic")], [20, 10])

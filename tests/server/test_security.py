@@ -90,7 +90,7 @@ def test_https_from_an_untrusted_address_gives_no_hsts(tmp_path: Path) -> None:
     """``X-Forwarded-Proto`` is the client's text unless it comes from a trusted proxy: from an
     address not in ``--forwarded-allow-ips`` it must not switch HSTS on (nor ``wss:``)."""
     from conftest import spawn_server, stop_process
-    from ohhell.server.localcluster import free_port
+    from ohhell.server.cluster.local import free_port
 
     live = spawn_server(f"sqlite:///{tmp_path / 'p.db'}", free_port(), tmp_path / "log",
                         "--forwarded-allow-ips", "10.9.8.7")

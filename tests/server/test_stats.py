@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ohhell.server.stats import SeatResult, player_statistics
+from ohhell.server.community.stats import SeatResult, player_statistics
 
 
 def _hand(size: int, bid: int | None, tricks: int, score: int, dealer: bool = False,

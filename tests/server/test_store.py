@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ohhell.server.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
+from ohhell.server.storage.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
 
 TABLES = 40
 MOVES = 5

@@ -16,8 +16,8 @@ from wsclient import Client, create_table, join_table
 from conftest import LiveServer, run_async, start_server
 from ohhell.actions import Action, action_to_json
 from ohhell.bots import Bot, make_bot, strongest_bot
-from ohhell.server import tables
-from ohhell.server.store import Store
+from ohhell.server.live import tables
+from ohhell.server.storage.store import Store
 from ohhell.views import SeatView
 
 ONE_HAND = {"schedule": "explicit", "hands": [[2, "turn-up"]]}

@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from conftest import LiveServer
-from ohhell.server.protocol import ProtocolError
-from ohhell.server.store import StoreError
-from ohhell.server.tables import LiveTable, TableManager
+from ohhell.server.live.tables import LiveTable, TableManager
+from ohhell.server.storage.store import StoreError
+from ohhell.server.wire.protocol import ProtocolError
 
 
 def _new_table(server: LiveServer) -> str:

@@ -1,5 +1,5 @@
 // The texts of the account, player, ratings, event and daily-deal pages: /i18n/community/{lang}.json,
-// built by ohhell/server/community_texts.py from the gettext catalogs. Plural forms are picked with
+// built by ohhell/server/web/community_texts.py from the gettext catalogs. Plural forms are picked with
 // the table catalog's plural_index (i18n.js), so the browser needs no plural rules of its own.
 import { currentCatalog, language } from "../i18n.js";
 

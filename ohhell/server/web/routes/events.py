@@ -1,5 +1,5 @@
 """The HTTP API of the games this part of the server creates: rated tables, duplicate events
-and the daily deal (see :mod:`ohhell.server.events` and :mod:`ohhell.server.daily` for what
+and the daily deal (see :mod:`ohhell.server.community.events` and :mod:`ohhell.server.community.daily` for what
 each shows and withholds).
 
 Tables are created through the table manager (``create_seated`` for an event's table,
@@ -21,9 +21,15 @@ from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
 from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
-from ohhell.server import fair_pool
-from ohhell.server.accounts import AccountError, Session
-from ohhell.server.accounts_api import (
+from ohhell.server.community import fair_pool
+from ohhell.server.community.accounts import AccountError, Session
+from ohhell.server.community.daily import DailyService, Day, next_day, today
+from ohhell.server.community.duplicate import EventDeals
+from ohhell.server.community.events import OPEN, EventService, check_seats, new_event_id
+from ohhell.server.live.tables import TIMER_MODES, token_hash
+from ohhell.server.storage.store import StoreError
+from ohhell.server.texts import speaking
+from ohhell.server.web.routes.accounts import (
     GUEST_COOKIE,
     body,
     client_address,
@@ -35,12 +41,6 @@ from ohhell.server.accounts_api import (
     say,
     text_field,
 )
-from ohhell.server.daily import DailyService, Day, next_day, today
-from ohhell.server.duplicate import EventDeals
-from ohhell.server.events import OPEN, EventService, check_seats, new_event_id
-from ohhell.server.store import StoreError
-from ohhell.server.tables import TIMER_MODES, token_hash
-from ohhell.server.texts import speaking
 
 MAX_EVENT_NAME: Final = 64
 GUEST_DAYS: Final = 400
@@ -198,7 +198,7 @@ async def api_create_event(request: Request) -> Response:
 
 
 def _language(request: Request) -> str:
-    from ohhell.server.accounts_api import language
+    from ohhell.server.web.routes.accounts import language
 
     return language(request)
 
@@ -534,7 +534,7 @@ async def api_daily_record(request: Request) -> Response:
     if day.day >= today():
         return refuse(request, 409, "not-yet", N_("The records of a day's deal are shown once the day is over."))
     from ohhell.record import record_from_state
-    from ohhell.server.community import rebuild_state
+    from ohhell.server.community.service import rebuild_state
 
     state = await asyncio.to_thread(rebuild_state, found)
     names = [row.name or row.bot or "" for row in found.seats]

@@ -44,7 +44,7 @@ from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table,
 from sqlalchemy.engine import Connection
 
 from ohhell.i18n import N_
-from ohhell.server.store import Store, game_tables, metadata, seats
+from ohhell.server.storage.store import Store, game_tables, metadata, seats
 
 FORMER_PLAYER: Final = N_("Former player")
 """The name a deleted account's seats take in every stored game (stored in English, like
@@ -175,7 +175,7 @@ def _digest(value: str) -> str:
 
 
 class AccountService:
-    """Accounts on a :class:`~ohhell.server.store.Store` (its tables are made with the store's)."""
+    """Accounts on a :class:`~ohhell.server.storage.store.Store` (its tables are made with the store's)."""
 
     def __init__(self, store: Store, config: AccountsConfig | None = None) -> None:
         self.store = store

@@ -17,7 +17,7 @@ from typing import Any
 from ohhell.errors import OhHellError
 from ohhell.i18n import _
 from ohhell.scorekeeper import KEPT_UNDO, ScoreError, ScoreSheet
-from ohhell.server.store import Conflict, Store, StoreError
+from ohhell.server.storage.store import Conflict, Store, StoreError
 from ohhell.server.texts import speaking
 
 

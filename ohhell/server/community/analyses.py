@@ -18,9 +18,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
 from ohhell.analysis import DEFAULT_BUDGET
-from ohhell.server.store import Store
+from ohhell.server.storage.store import Store
 
-log = logging.getLogger("ohhell.server.analyses")
+log = logging.getLogger("ohhell.server.community.analyses")
 
 ANALYSIS_BUDGET: Final = DEFAULT_BUDGET
 """The analysis' budget: the default of ``ohhell analyze``, so that the history page shows the

@@ -11,7 +11,7 @@ pub/sub on named channels:
 
 Who owns a table is a **lease** in Redis (``ohhell:lease:CODE``: the owner's process id, with
 a time to live the owner keeps renewing); the safety does not rest on it but on the database's
-**fencing token** (:meth:`ohhell.server.store.Store.take_fence`), so an owner that was paused
+**fencing token** (:meth:`ohhell.server.storage.store.Store.take_fence`), so an owner that was paused
 and wakes up after losing its lease can never write.
 
 Pub/sub delivers at most once: a process that misses a message notices the gap in the table's
@@ -33,7 +33,7 @@ from typing import Any, Final
 
 import orjson
 
-log = logging.getLogger("ohhell.server.broker")
+log = logging.getLogger("ohhell.server.cluster.broker")
 
 PREFIX: Final = "ohhell:"
 LEASE_MS: Final = 3000

@@ -56,10 +56,11 @@ from ohhell.i18n import _, level_name
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
-from ohhell.server.deals import FAIR, DealSource, deal_source
+from ohhell.server.live.deals import FAIR, DealSource, deal_source
 from ohhell.server.metrics import METRICS
-from ohhell.server.outbox import Outbox
-from ohhell.server.protocol import (
+from ohhell.server.storage.store import ChatLine, FencedOut, SeatRow, Store, StoredTable, StoreError, TableRow
+from ohhell.server.texts import speaking
+from ohhell.server.wire.protocol import (
     PROTOCOL,
     Broadcast,
     ClientMessage,
@@ -70,15 +71,14 @@ from ohhell.server.protocol import (
     error_message,
     parse_player_action,
 )
-from ohhell.server.store import ChatLine, FencedOut, SeatRow, Store, StoredTable, StoreError, TableRow
-from ohhell.server.texts import speaking
+from ohhell.server.ws.outbox import Outbox
 from ohhell.views import SeatView, seat_view, seat_views, spectator_view
 
 if TYPE_CHECKING:
-    from ohhell.server.cluster import Cluster
-    from ohhell.server.mirror import TableMirror
+    from ohhell.server.cluster.mirror import TableMirror
+    from ohhell.server.cluster.node import Cluster
 
-log = logging.getLogger("ohhell.server.tables")
+log = logging.getLogger("ohhell.server.live.tables")
 
 T = TypeVar("T")
 
@@ -222,7 +222,7 @@ class RemotePresence:
 
 class Connection:
     """One WebSocket client of a table: its seat (``None``: a spectator), its language, what
-    it was last told, and the :class:`~ohhell.server.outbox.Outbox` its messages go through."""
+    it was last told, and the :class:`~ohhell.server.ws.outbox.Outbox` its messages go through."""
 
     def __init__(self, language: str, config: ServerConfig, outbox: Outbox) -> None:
         self.language = language
@@ -299,7 +299,7 @@ class TableSettings:
     host: int = 0
     stand_in: str = "random"
     deals: dict[str, Any] = field(default_factory=lambda: {"kind": "random"})
-    """The deal source (:func:`ohhell.server.deals.deal_source`)."""
+    """The deal source (:func:`ohhell.server.live.deals.deal_source`)."""
     next: str | None = None
     """The code of the rematch, once there is one."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -328,7 +328,7 @@ class TableRoom:
     """A table as a process that holds connections to it sees it: the committed game, the
     seats, the chat; what each connection is sent. The owner process has the table itself
     (:class:`LiveTable`), the other processes a copy kept up to date by the owner
-    (:class:`ohhell.server.mirror.TableMirror`)."""
+    (:class:`ohhell.server.cluster.mirror.TableMirror`)."""
 
     def __init__(self, manager: TableManager, code: str, rules: Rules, settings: TableSettings,
                  seats: Sequence[Seat], status: str, created: float) -> None:
@@ -1295,7 +1295,7 @@ class TableManager:
                      extra: dict[str, Any] | None = None) -> tuple[LiveTable, str]:
         """A new table: seat 0 is its creator (``name``); ``others`` gives every other seat:
         ``"open"`` for a person to join, or a bot level. ``deals`` names its deal source
-        (:func:`ohhell.server.deals.deal_source`; default: random), ``extra`` what other parts
+        (:func:`ohhell.server.live.deals.deal_source`; default: random), ``extra`` what other parts
         of the server keep with it. Returns the table and the creator's token."""
         if len(others) != rules.players - 1:
             raise OhHellError(_("%(n)d players need %(m)d other seats") % {"n": rules.players, "m": rules.players - 1})

@@ -48,7 +48,7 @@ from sqlalchemy.engine import Connection
 
 from ohhell.i18n import N_
 from ohhell.rules import Rules
-from ohhell.server.store import metadata
+from ohhell.server.storage.store import metadata
 
 MU: Final = 1500.0
 SIGMA: Final = 500.0
@@ -273,7 +273,7 @@ def rating_json(mu: float, sigma: float, games: int | None = None) -> dict[str, 
 
 def leaderboard(conn: Connection, family: str, limit: int = 100) -> list[dict[str, Any]]:
     """The family's accounts, best conservative rating first (provisional ones included, marked)."""
-    from ohhell.server.accounts import accounts
+    from ohhell.server.community.accounts import accounts
 
     query = select(ratings.c.account_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, accounts.c.name) \
         .join(accounts, accounts.c.id == ratings.c.account_id).where(ratings.c.family == family) \

@@ -2,7 +2,7 @@
 
 A host creates an event: a rule set, a number of tables and, for every table, its seats (a
 person to join, or a bot level). Every table gets the event's deal source
-(:class:`~ohhell.server.duplicate.EventDeals`, one secret seed committed when the event is
+(:class:`~ohhell.server.community.duplicate.EventDeals`, one secret seed committed when the event is
 created), so seat 2 at table 1 holds the same cards as seat 2 at table 3, hand after hand.
 
 What anyone may see of an event, table codes and cards included, is decided here and only
@@ -39,12 +39,12 @@ from ohhell.game import State
 from ohhell.i18n import N_, _
 from ohhell.record import record_from_state
 from ohhell.rules import Rules
-from ohhell.server import fair_pool
-from ohhell.server.accounts import AccountError
-from ohhell.server.community import rebuild_state
-from ohhell.server.duplicate import EventDeals
-from ohhell.server.matchpoints import matchpoints, percentage
-from ohhell.server.store import Store, metadata
+from ohhell.server.community import fair_pool
+from ohhell.server.community.accounts import AccountError
+from ohhell.server.community.duplicate import EventDeals
+from ohhell.server.community.matchpoints import matchpoints, percentage
+from ohhell.server.community.service import rebuild_state
+from ohhell.server.storage.store import Store, metadata
 
 MAX_TABLES: Final = 16
 MIN_TABLES: Final = 2

@@ -2,7 +2,7 @@
 connections.
 
 With several processes (``ohhell serve --broker``), a player may reach any of them. The process
-that owns a table (:class:`~ohhell.server.tables.LiveTable`) alone changes it; every other
+that owns a table (:class:`~ohhell.server.live.tables.LiveTable`) alone changes it; every other
 process with connections to it holds a :class:`TableMirror`: the committed game rebuilt from the
 database, then kept up to date by the owner's published changes — which the owner publishes
 only after the database has committed them, so a mirror, like the owner, never shows anything
@@ -24,9 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ohhell.fairness import FairTable
 from ohhell.rules import Rules
-from ohhell.server.protocol import ClientMessage
-from ohhell.server.store import ChatLine, SeatRow
-from ohhell.server.tables import (
+from ohhell.server.live.tables import (
     CHAT_KEPT,
     PLAYING,
     Connection,
@@ -35,11 +33,13 @@ from ohhell.server.tables import (
     TableRoom,
     TableSettings,
 )
+from ohhell.server.storage.store import ChatLine, SeatRow
+from ohhell.server.wire.protocol import ClientMessage
 
 if TYPE_CHECKING:
-    from ohhell.server.tables import TableManager
+    from ohhell.server.live.tables import TableManager
 
-log = logging.getLogger("ohhell.server.mirror")
+log = logging.getLogger("ohhell.server.cluster.mirror")
 
 
 class TableMirror(TableRoom):

@@ -4,7 +4,7 @@ The deals come from the engine's provably fair event schemes (:class:`ohhell.fai
 FairEvent`, ``docs/fairness.md``): one secret 256-bit seed per event, drawn when the event is
 created, whose SHA-256 (the *commitment*) is published at once, and (scheme ``per-event-pool``)
 the pool of contributions the event's entrants sent before it began
-(:mod:`ohhell.server.fair_pool`), which closes when the first table deals. Each hand's cut for
+(:mod:`ohhell.server.community.fair_pool`), which closes when the first table deals. Each hand's cut for
 the deal, shuffle and cut are derived from ``HMAC-SHA-256(seed, "scheme, scope=EVENT, hand=N,
 the pool" …)``. Chance depends only on the seed, the pool, the event and the hand's number,
 never on the bids or the play, so every table holds the same cards in the same seats however it
@@ -20,7 +20,7 @@ begun (the pool is closed) rather than closing the pool itself before anyone cou
 
 >>> from ohhell.game import Game
 >>> from ohhell.rules import preset
->>> from ohhell.server.deals import deal_source
+>>> from ohhell.server.live.deals import deal_source
 >>> deals = EventDeals("club-night", "00" * 32)
 >>> def first_deal() -> tuple[tuple[int, ...], ...]:
 ...     state = Game(preset("classic", players=3)).new_initial_state()
@@ -43,9 +43,9 @@ from typing import Any
 from ohhell.actions import Action, Cut, Draw, Shuffle
 from ohhell.fairness import FairEvent, new_seed
 from ohhell.game import State
-from ohhell.server import fair_pool
-from ohhell.server.deals import register_deal_source
-from ohhell.server.store import Store
+from ohhell.server.community import fair_pool
+from ohhell.server.live.deals import register_deal_source
+from ohhell.server.storage.store import Store
 
 CHANCE_TYPES = (Draw, Shuffle, Cut)
 KIND = "fair-event"
@@ -144,7 +144,7 @@ class EventDeals:
         return self.fair.annotate(record, revealed)
 
     def to_json(self) -> dict[str, Any]:
-        """The table settings' name for this source (``ohhell.server.deals``)."""
+        """The table settings' name for this source (``ohhell.server.live.deals``)."""
         out: dict[str, Any] = {"kind": KIND, "event": self.event_id, "seed": self.seed}
         if self.pooled:
             out.update(pool=True, wait=self.wait, labelled=self.labelled)

@@ -30,7 +30,7 @@ from ohhell.actions import Action, Cut, Draw, Shuffle
 from ohhell.game import State
 
 if TYPE_CHECKING:
-    from ohhell.server.store import Store
+    from ohhell.server.storage.store import Store
 
 CHANCE_ACTIONS = (Draw, Shuffle, Cut)
 

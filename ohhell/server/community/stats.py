@@ -30,8 +30,8 @@ from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Strin
 from sqlalchemy.engine import Connection
 
 from ohhell.game import State
-from ohhell.server.ratings import places, rating_family
-from ohhell.server.store import metadata
+from ohhell.server.community.ratings import places, rating_family
+from ohhell.server.storage.store import metadata
 
 HUMAN: Final = "human"
 BOT: Final = "bot"

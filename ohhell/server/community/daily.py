@@ -2,7 +2,7 @@
 
 Each day (UTC) has a seed, drawn and committed (its SHA-256 published) the day before — when
 anyone asks for the daily deal on day D−1, day D's seed is drawn and its commitment shown — and
-a pool of contributions (:mod:`ohhell.server.fair_pool`): every browser that opens the daily page
+a pool of contributions (:mod:`ohhell.server.community.fair_pool`): every browser that opens the daily page
 or plays on day D−1 sends 256 random bits for day D, until day D begins. The pool closes when
 day D's first try deals; every deal of the day derives from the seed and the whole pool (scheme
 ``per-event-pool``, docs/fairness.md). The seed is revealed the next day (day D+1). A day made
@@ -10,13 +10,13 @@ on the day itself (nobody asked the day before) has an empty pool: the server al
 seed, and the page says so. Days from before the pool keep the scheme ``per-event``.
 
 Every try of the day is a table of its own with the same rules, the player in seat 0 and the
-strongest bots in the others, and the day's deal source (:class:`~ohhell.server.duplicate.
+strongest bots in the others, and the day's deal source (:class:`~ohhell.server.community.duplicate.
 EventDeals`, scope ``daily-DAY``): everyone holds the same cards against the same bots' cards.
 
 One try per account, and per browser for a guest (an ``HttpOnly`` cookie of its own). When a
 try ends, its hand scores are stored; its player then sees how everyone did with the same
 cards: per hand, a matchpoint for every other try that scored less in seat 0 and half for
-each that scored the same (:mod:`ohhell.server.matchpoints`), the percentage of the most
+each that scored the same (:mod:`ohhell.server.community.matchpoints`), the percentage of the most
 possible, and the plain total. Nobody sees the results before finishing their own try (or
 before the day is over).
 """
@@ -38,10 +38,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ohhell.i18n import N_
 from ohhell.rules import Rules, preset
-from ohhell.server import fair_pool
-from ohhell.server.duplicate import EventDeals
-from ohhell.server.matchpoints import matchpoints, percentage
-from ohhell.server.store import Store, metadata
+from ohhell.server.community import fair_pool
+from ohhell.server.community.duplicate import EventDeals
+from ohhell.server.community.matchpoints import matchpoints, percentage
+from ohhell.server.storage.store import Store, metadata
 
 DAILY_PRESET: Final = "classic"
 DAILY_PLAYERS: Final = 4

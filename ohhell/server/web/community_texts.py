@@ -15,7 +15,7 @@ import functools
 from typing import Any, Final
 
 from ohhell.i18n import N_, normalize_language, translations
-from ohhell.server.ratings import FAMILIES, FAMILY_NAMES
+from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES
 
 
 def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:

@@ -21,12 +21,12 @@ from sqlalchemy.engine import Connection
 from ohhell.actions import action_from_json
 from ohhell.game import Game, State
 from ohhell.rules import Rules
-from ohhell.server.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
-from ohhell.server.ratings import Competitor, rate_game, rating_family
-from ohhell.server.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
-from ohhell.server.store import Store, StoredTable, game_tables
+from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
+from ohhell.server.community.ratings import Competitor, rate_game, rating_family
+from ohhell.server.community.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
+from ohhell.server.storage.store import Store, StoredTable, game_tables
 
-log = logging.getLogger("ohhell.server.community")
+log = logging.getLogger("ohhell.server.community.service")
 
 
 class SeatLike(Protocol):
@@ -37,7 +37,7 @@ class SeatLike(Protocol):
 
 
 class TableLike(Protocol):
-    """What :class:`Community` reads of a live table (``ohhell.server.tables.LiveTable``)."""
+    """What :class:`Community` reads of a live table (``ohhell.server.live.tables.LiveTable``)."""
 
     code: str
     rules: Rules
@@ -172,8 +172,8 @@ class Community:
     def lifted(self, conn: Connection, embargoes: set[str]) -> set[str]:
         """Which of these embargoes are over: a daily deal's day that has passed, a duplicate
         event every table of which has finished."""
-        from ohhell.server.daily import today
-        from ohhell.server.events import event_tables
+        from ohhell.server.community.daily import today
+        from ohhell.server.community.events import event_tables
 
         out = set()
         for embargo in embargoes:

@@ -15,11 +15,11 @@ what the views of a table's connections share. Messages are encoded with orjson.
 >>> parse_client_message('{"type": "act"', 4096)
 Traceback (most recent call last):
 ...
-ohhell.server.protocol.ProtocolError: malformed
+ohhell.server.wire.protocol.ProtocolError: malformed
 >>> parse_client_message("x" * 5000, 4096).kind
 Traceback (most recent call last):
 ...
-ohhell.server.protocol.ProtocolError: too-large
+ohhell.server.wire.protocol.ProtocolError: too-large
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every answer is JSON; every refusal a 4xx with a translated ``error`` (and a ``code`` for
 programs). The session cookie (:data:`SESSION_COOKIE`) is ``HttpOnly``, ``SameSite=Lax``,
 ``Secure`` when the request came over HTTPS; every state-changing request passes
-:func:`guard` (the site's own origin and the CSRF header, :mod:`ohhell.server.csrf`).
+:func:`guard` (the site's own origin and the CSRF header, :mod:`ohhell.server.web.csrf`).
 
 Private data — the signed-in account's own sessions and unfinished games — is only ever
 served from ``/api/account…`` to that account's session; the public pages (``/api/players/…``,
@@ -23,15 +23,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ohhell.i18n import N_, _, normalize_language, translations
-from ohhell.server import duplicate, fair_pool
-from ohhell.server.accounts import AccountError, Session, SignedIn
-from ohhell.server.community import Community, table_extra
-from ohhell.server.csrf import CSRF_HEADER, origin_allowed, token_matches
-from ohhell.server.daily import DailyService
-from ohhell.server.events import EventService
-from ohhell.server.ratings import FAMILIES, FAMILY_NAMES, account_ratings, leaderboard, rating_chart
-from ohhell.server.stats import embargo_of, game_json, player_statistics, results_for_account, results_for_bot
+from ohhell.server.community import duplicate, fair_pool
+from ohhell.server.community.accounts import AccountError, Session, SignedIn
+from ohhell.server.community.daily import DailyService
+from ohhell.server.community.events import EventService
+from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES, account_ratings, leaderboard, rating_chart
+from ohhell.server.community.service import Community, table_extra
+from ohhell.server.community.stats import embargo_of, game_json, player_statistics, results_for_account, results_for_bot
 from ohhell.server.texts import pick_language
+from ohhell.server.web.csrf import CSRF_HEADER, origin_allowed, token_matches
 
 SESSION_COOKIE: Final = "ohhell_session"
 GUEST_COOKIE: Final = "ohhell_guest"
@@ -300,7 +300,7 @@ async def api_delete(request: Request) -> Response:
 
 def rename_live_seats(request: Request, renamed: list[tuple[str, int]]) -> None:
     """The seats of a deleted account take the neutral name in the tables this process holds too."""
-    from ohhell.server.accounts import FORMER_PLAYER
+    from ohhell.server.community.accounts import FORMER_PLAYER
 
     server = getattr(request.app.state, "server", None)
     tables = getattr(getattr(server, "tables", None), "tables", {})
@@ -355,7 +355,7 @@ async def api_player(request: Request) -> Response:
 async def api_bot(request: Request) -> Response:
     """A bot level's page: its fixed rating (and ``arena_elo``, the arena's measurement on the Elo
     scale it is derived from), figures and recent games."""
-    from ohhell.server.ratings import ARENA_ELO, BOT_RATINGS, rating_json
+    from ohhell.server.community.ratings import ARENA_ELO, BOT_RATINGS, rating_json
 
     level = str(request.path_params["level"])
     levels = getattr(getattr(getattr(request.app.state, "server", None), "tables", None), "levels", None)
@@ -390,7 +390,7 @@ async def api_leaderboard(request: Request) -> Response:
 
 async def api_texts(request: Request) -> Response:
     """The texts of this module's pages in a language (``/i18n/community/{lang}.json``)."""
-    from ohhell.server.community_texts import community_catalog
+    from ohhell.server.web.community_texts import community_catalog
 
     lang = str(request.path_params["lang"]).removesuffix(".json")
     return JSONResponse(community_catalog(normalize_language(lang)), headers={"Cache-Control": "no-cache"})
@@ -421,7 +421,7 @@ def routes(page: Endpoint | None = None) -> list[BaseRoute]:
         Route("/api/ratings", api_families),
         Route("/api/ratings/{family}", api_leaderboard),
     ]
-    from ohhell.server import events_api
+    from ohhell.server.web.routes import events as events_api
 
     found += events_api.routes()
     if page is not None:
@@ -432,7 +432,7 @@ def routes(page: Endpoint | None = None) -> list[BaseRoute]:
 def install(app: Any, server: Any, config: Any = None) -> Community:
     """Give a server process its :class:`Community`, listening to the table manager's finished
     games (before the server loads its tables, so a game that ends right after a restart is
-    heard). ``app.state.accounts_config`` (an :class:`~ohhell.server.accounts.AccountsConfig`), if
+    heard). ``app.state.accounts_config`` (an :class:`~ohhell.server.community.accounts.AccountsConfig`), if
     set, replaces the defaults."""
     hub = Community(server.store, config or getattr(app.state, "accounts_config", None))
     app.state.community = hub

@@ -2,8 +2,8 @@
 balancer (HAProxy, else nginx), all on loopback — for trying the cluster, for its tests and for
 its benchmark.
 
-    python -m ohhell.server.localcluster --processes 3          # scripts/cluster does this
-    python -m ohhell.server.localcluster --processes 2 --database postgresql://me@127.0.0.1/ohhell
+    python -m ohhell.server.cluster.local --processes 3          # scripts/cluster does this
+    python -m ohhell.server.cluster.local --processes 2 --database postgresql://me@127.0.0.1/ohhell
 
 It prints the address of the load balancer and keeps everything running until Ctrl+C. Nothing
 is installed here: it needs Debian's ``redis-server`` (or ``valkey-server``), ``postgresql``

@@ -2,12 +2,12 @@
 
 ``ohhell serve --database postgresql://… --broker redis://…`` may run as any number of
 processes behind a load balancer without sticky sessions. This module is the glue between a
-process's :class:`~ohhell.server.tables.TableManager` and the others (see docs/architecture.md):
+process's :class:`~ohhell.server.live.tables.TableManager` and the others (see docs/architecture.md):
 
 * **Ownership.** The first process a table is asked of takes its lease in Redis and a new
   fencing token in the database (:meth:`Store.take_fence`), loads it and runs it: the
-  :class:`~ohhell.server.tables.LiveTable`, with its timers and bots. Any other process with a
-  connection to it keeps a :class:`~ohhell.server.mirror.TableMirror`. The owner renews its
+  :class:`~ohhell.server.live.tables.LiveTable`, with its timers and bots. Any other process with a
+  connection to it keeps a :class:`~ohhell.server.cluster.mirror.TableMirror`. The owner renews its
   leases every second; a lease it lost (it was paused, Redis forgot it) makes it let the table
   go — and if it did not notice, the database refuses its writes (the fencing token).
 * **Changes** go from the owner to the mirrors on the table's channel, only after the commit
@@ -34,18 +34,27 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ohhell.actions import action_to_json
 from ohhell.errors import OhHellError
-from ohhell.server.broker import Broker, BrokerError
+from ohhell.server.cluster.broker import Broker, BrokerError
+from ohhell.server.cluster.mirror import TableMirror
+from ohhell.server.live.tables import (
+    FINISHED,
+    Asker,
+    LiveTable,
+    Seat,
+    TableRoom,
+    TableSettings,
+    chat_text,
+    check_reaction,
+)
 from ohhell.server.metrics import METRICS
-from ohhell.server.mirror import TableMirror
-from ohhell.server.protocol import ClientMessage, ProtocolError
-from ohhell.server.store import StoreError
-from ohhell.server.tables import FINISHED, Asker, LiveTable, Seat, TableRoom, TableSettings, chat_text, check_reaction
+from ohhell.server.storage.store import StoreError
 from ohhell.server.texts import speaking
+from ohhell.server.wire.protocol import ClientMessage, ProtocolError
 
 if TYPE_CHECKING:
-    from ohhell.server.tables import TableManager
+    from ohhell.server.live.tables import TableManager
 
-log = logging.getLogger("ohhell.server.cluster")
+log = logging.getLogger("ohhell.server.cluster.node")
 
 BEAT: Final = 1.0
 """How often an owner renews its leases and tells the mirrors it is alive, and a mirror reports

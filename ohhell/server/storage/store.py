@@ -69,7 +69,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
-log = logging.getLogger("ohhell.server.store")
+log = logging.getLogger("ohhell.server.storage.store")
 
 T = TypeVar("T")
 

@@ -1,0 +1,1 @@
+"""Accounts, ratings, statistics, duplicate events, the daily deal and post-game analysis."""

@@ -1,0 +1,1 @@
+"""The database: schema, migrations, the group-commit writer and the queries (SQLite or PostgreSQL)."""

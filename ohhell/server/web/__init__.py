@@ -1,0 +1,1 @@
+"""The HTTP side: pages, the JSON API, security headers, CSRF, the client's texts."""

@@ -1,0 +1,1 @@
+"""What crosses the WebSocket: client messages parsed and checked, server messages built."""

@@ -1,0 +1,1 @@
+"""The WebSocket transport: a connection per open page, its outbox, the endpoint's checks."""
