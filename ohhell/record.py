@@ -27,12 +27,24 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from ohhell.actions import Bid, Deal, Declare, Draw, Play, ReportTricks, Scoresheet, make_bid, make_play
+from ohhell.actions import (
+    Action,
+    Bid,
+    Deal,
+    Declare,
+    Draw,
+    Play,
+    ReportTricks,
+    Scoresheet,
+    action_from_json,
+    make_bid,
+    make_play,
+)
 from ohhell.cards import RED_JOKER, SUIT_NAMES, Card, card_name, parse_card, parse_suit, suit_letter
-from ohhell.errors import IllegalActionError, InvalidCardError, RecordError, RulesError
+from ohhell.errors import IllegalActionError, InvalidCardError, OhHellError, RecordError, RulesError
 from ohhell.game import Game, HandResult, Phase, State
 from ohhell.i18n import _, message_card
 from ohhell.rules import Rules
@@ -365,6 +377,59 @@ class _Replayer:
                                                   "opposite of the first"), h, index)
 
 
+# ------------------------------------------------------------------------- action logs
+
+
+def replay_log(rules: Rules, log: Iterable[Action | Mapping[str, Any]], first_dealer: int | None = None) -> State:
+    """The state an action log leads to: the game's start (players cut for the deal unless
+    ``first_dealer`` is given), then every action of ``log`` in order. The engine's own
+    history is such a log (a record keeps less: :func:`state_from_record` reads that).
+
+    >>> from ohhell.rules import preset
+    >>> state = play_random_game(preset("classic", players=3), seed=2)
+    >>> replay_log(state.rules, state.history) == state
+    True
+    """
+    return apply_log(Game(rules).new_initial_state(first_dealer), log)
+
+
+def apply_log(state: State, log: Iterable[Action | Mapping[str, Any]]) -> State:
+    """Apply the actions of ``log`` to ``state`` in order and return it; an action is an
+    :class:`~ohhell.actions.Action` or its JSON (:func:`~ohhell.actions.action_to_json`, as the
+    server stores its action logs). An action the rules refuse raises the engine's error.
+
+    >>> from ohhell.actions import action_to_json
+    >>> from ohhell.rules import preset
+    >>> state = play_random_game(preset("classic", players=3), seed=2)
+    >>> stored = [action_to_json(action) for action in state.history]
+    >>> apply_log(Game(state.rules).new_initial_state(), stored) == state
+    True
+    """
+    for item in log:
+        state.apply(action_from_json(item) if isinstance(item, Mapping) else item)
+    return state
+
+
+def public_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The ``ohhell/1`` record of what everyone may see of a game: all of it once it is over,
+    else its finished hands only (the hand in progress holds cards nobody may see yet).
+    Raises :class:`~ohhell.errors.OhHellError` while the players still cut for the first deal.
+
+    >>> from ohhell.rules import preset
+    >>> state = play_random_game(preset("classic", players=3), seed=2)
+    >>> public_record(state) == record_from_state(state)
+    True
+    >>> running = replay_log(state.rules, state.history[:60])
+    >>> len(public_record(running)["hands"]) == len(running.finished_hands)
+    True
+    """
+    if state.first_dealer is None:
+        raise OhHellError(_("the game has not started yet"))
+    record = record_from_state(state, names)
+    del record["hands"][len(state.finished_hands):]  # a record of finished hands is a record too
+    return record
+
+
 # ------------------------------------------------------------------------- writing
 
 
@@ -523,13 +588,16 @@ __all__ = [
     "FORMAT",
     "Bid",
     "Play",
+    "apply_log",
     "dump_record",
     "load_record",
     "play_random_game",
+    "public_record",
     "read_record_file",
     "record_from_state",
     "replay",
     "replay_hands",
+    "replay_log",
     "replay_result",
     "state_from_record",
 ]

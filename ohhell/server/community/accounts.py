@@ -44,7 +44,8 @@ from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table,
 from sqlalchemy.engine import Connection
 
 from ohhell.i18n import N_
-from ohhell.server.storage.store import Store, game_tables, metadata, seats
+from ohhell.server.storage.schema import game_tables, metadata, seats
+from ohhell.server.storage.store import Store
 
 FORMER_PLAYER: Final = N_("Former player")
 """The name a deleted account's seats take in every stored game (stored in English, like

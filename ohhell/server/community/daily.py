@@ -41,7 +41,8 @@ from ohhell.rules import Rules, preset
 from ohhell.server.community import fair_pool
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
-from ohhell.server.storage.store import Store, metadata
+from ohhell.server.storage.schema import metadata
+from ohhell.server.storage.store import Store
 
 DAILY_PRESET: Final = "classic"
 DAILY_PLAYERS: Final = 4

@@ -44,7 +44,9 @@ from ohhell.server.community.accounts import AccountError
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
 from ohhell.server.community.service import rebuild_state
-from ohhell.server.storage.store import Store, metadata
+from ohhell.server.storage.kinds import SeatKind, TableStatus
+from ohhell.server.storage.schema import metadata
+from ohhell.server.storage.store import Store
 
 MAX_TABLES: Final = 16
 MIN_TABLES: Final = 2
@@ -132,6 +134,14 @@ class TableProgress:
         return [name or bot or "" for name, bot in zip(self.names, self.bots, strict=True)]
 
 
+def _occupant(t: TableProgress, seat: int) -> dict[str, Any]:
+    """Who holds a seat of an event's table: its kind (``open`` until taken), a person's name or
+    a bot's level."""
+    kind = t.kinds[seat] if seat < len(t.kinds) else OPEN
+    return {"kind": kind, "name": t.names[seat] if kind == SeatKind.HUMAN else None,
+            "bot": t.bots[seat] if kind == SeatKind.BOT else None}
+
+
 def check_seats(seats: Any, tables: Any, players: int, levels: Sequence[str]) -> list[list[str]]:
     """The seats of every table: one list per table, or one list for all tables."""
     if not isinstance(tables, int) or isinstance(tables, bool) or not MIN_TABLES <= tables <= MAX_TABLES:
@@ -217,7 +227,7 @@ class EventService:
             state = await asyncio.to_thread(rebuild_state, item)
             out.append(TableProgress(index, code, state, [seat.name for seat in item.seats],
                                      [seat.kind for seat in item.seats], [seat.bot for seat in item.seats],
-                                     stored_finished=item.row.status == "finished"))
+                                     stored_finished=item.row.status == TableStatus.FINISHED))
         return out
 
     @staticmethod
@@ -267,8 +277,8 @@ class EventService:
         for t in tables:
             for seat in range(players):
                 kind = t.kinds[seat] if seat < len(t.kinds) else OPEN
-                rows.append({"table": t.index, "seat": seat, "name": t.names[seat] if kind == "human" else None,
-                             "kind": kind, "bot": t.bots[seat] if kind == "bot" else None,
+                rows.append({"table": t.index, "seat": seat, "name": t.names[seat] if kind == SeatKind.HUMAN else None,
+                             "kind": kind, "bot": t.bots[seat] if kind == SeatKind.BOT else None,
                              "matchpoints": points[t.index, seat], "most": most[t.index, seat],
                              "percent": percentage(points[t.index, seat], most[t.index, seat]),
                              "total": totals[t.index, seat]})
@@ -283,10 +293,7 @@ class EventService:
             "id": event.id, "name": event.name, "created": event.created, "rules": event.rules.to_json(),
             "commitment": event.commitment, "over": over, "revealed_hands": revealed,
             "tables": [{"table": t.index, "hands_done": t.hands_done, "over": t.over,
-                        "seats": [{"seat": seat, "plan": event.seats[t.index][seat],
-                                   "kind": t.kinds[seat] if seat < len(t.kinds) else OPEN,
-                                   "name": t.names[seat] if seat < len(t.kinds) and t.kinds[seat] == "human" else None,
-                                   "bot": t.bots[seat] if seat < len(t.kinds) and t.kinds[seat] == "bot" else None}
+                        "seats": [{"seat": seat, "plan": event.seats[t.index][seat], **_occupant(t, seat)}
                                   for seat in range(event.rules.players)]}
                        for t in tables],
             "standings": self.standings(event, tables),

@@ -32,7 +32,8 @@ from sqlalchemy.engine import Connection
 
 from ohhell.fairness import FairnessError, normalize_contribution
 from ohhell.i18n import N_
-from ohhell.server.storage.store import Store, metadata
+from ohhell.server.storage.schema import metadata
+from ohhell.server.storage.store import Store
 
 MAX_CONTRIBUTIONS: Final = 1000
 """The most contributions one pool takes (every one makes each deal's message longer)."""

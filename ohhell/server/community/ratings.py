@@ -48,7 +48,7 @@ from sqlalchemy.engine import Connection
 
 from ohhell.i18n import N_
 from ohhell.rules import Rules
-from ohhell.server.storage.store import metadata
+from ohhell.server.storage.schema import metadata
 
 MU: Final = 1500.0
 SIGMA: Final = 500.0

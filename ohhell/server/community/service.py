@@ -18,13 +18,15 @@ from typing import Any, Protocol
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from ohhell.actions import action_from_json
-from ohhell.game import Game, State
+from ohhell.game import State
+from ohhell.record import replay_log
 from ohhell.rules import Rules
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
 from ohhell.server.community.ratings import Competitor, rate_game, rating_family
 from ohhell.server.community.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
-from ohhell.server.storage.store import Store, StoredTable, game_tables
+from ohhell.server.storage.kinds import TableStatus
+from ohhell.server.storage.schema import game_tables
+from ohhell.server.storage.store import Store, StoredTable
 
 log = logging.getLogger("ohhell.server.community.service")
 
@@ -54,10 +56,7 @@ def table_extra(table: TableLike) -> dict[str, Any]:
 
 def rebuild_state(stored: StoredTable) -> State:
     """The state a stored table's action log leads to."""
-    state = Game(Rules.from_json(stored.row.rules)).new_initial_state()
-    for data in stored.actions:
-        state.apply(action_from_json(data))
-    return state
+    return replay_log(Rules.from_json(stored.row.rules), stored.actions)
 
 
 class Community:
@@ -142,7 +141,7 @@ class Community:
         died between the end of a game and its results). Returns how many were stored."""
         def call(conn: Connection) -> list[str]:
             query = select(game_tables.c.id).where(
-                game_tables.c.status == "finished",
+                game_tables.c.status == TableStatus.FINISHED,
                 game_tables.c.id.in_(select(seat_links.c.table_id)),
                 game_tables.c.id.not_in(select(game_results.c.table_id))).limit(limit)
             return [row.id for row in conn.execute(query)]
@@ -184,7 +183,7 @@ class Community:
                 statuses = [row.status for row in conn.execute(
                     select(game_tables.c.status).join(event_tables, event_tables.c.code == game_tables.c.id)
                     .where(event_tables.c.event_id == key))]
-                if statuses and all(status == "finished" for status in statuses):
+                if statuses and all(status == TableStatus.FINISHED for status in statuses):
                     out.add(embargo)
         return out
 

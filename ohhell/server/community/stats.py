@@ -31,10 +31,11 @@ from sqlalchemy.engine import Connection
 
 from ohhell.game import State
 from ohhell.server.community.ratings import places, rating_family
-from ohhell.server.storage.store import metadata
+from ohhell.server.storage.kinds import SeatKind
+from ohhell.server.storage.schema import metadata
 
-HUMAN: Final = "human"
-BOT: Final = "bot"
+HUMAN: Final = SeatKind.HUMAN
+BOT: Final = SeatKind.BOT
 
 game_results = Table(
     "ohhell_game_results", metadata,

@@ -10,20 +10,18 @@ secret token — never the token), and its **action log**: every action the engi
 chance included (the cut, each shuffle and cut of the pack), in order. A table is rebuilt
 by replaying its log through the engine.
 
-Writes are committed in order, in batches: whatever is waiting when a commit starts joins it
-(*group commit*), so a busy server makes few, larger transactions, while each caller still
-learns only after its own write is durable. Commits happen in one writer thread (or, for
-SQLite with ``sqlite_sync="normal"``, in the event loop's thread once per turn of the loop).
-A batch of nothing but action rows (the hot path: every move of every game) goes straight
-through the database driver, one ``executemany`` and one commit on a connection the writer
-keeps; everything else goes through SQLAlchemy:
+:class:`Store` is the facade the rest of the server uses: its writes go through the
+group-commit writer (:mod:`ohhell.server.storage.writer`: committed in order, in batches,
+each caller told once its own write is durable), its reads run on any thread; the tables
+and their migrations are in :mod:`ohhell.server.storage.schema`, the stored values in
+:mod:`ohhell.server.storage.rows`, the errors in :mod:`ohhell.server.storage.errors`:
 
 >>> import asyncio, tempfile, os
 >>> async def demo(path: str) -> list[str]:
 ...     store = Store(f"sqlite:///{path}")
 ...     store.start()
-...     await store.create_table(TableRow("ABC234", 1.0, "waiting", {"preset": "classic", "players": 3}, {}),
-...                              [SeatRow(0, "human", None, "Ann", "hash")])
+...     await store.create_table(TableRow("ABC234", 1.0, TableStatus.WAITING, {"preset": "classic", "players": 3}, {}),
+...                              [SeatRow(0, SeatKind.HUMAN, None, "Ann", "hash")])
 ...     await store.append_actions("ABC234", [(0, {"type": "draw", "seat": 0, "card": "AS"})])
 ...     store.close()
 ...     return [row.id for row in Store(f"sqlite:///{path}").load_tables()]
@@ -35,206 +33,42 @@ keeps; everything else goes through SQLAlchemy:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 import orjson
-from sqlalchemy import (
-    Column,
-    Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    inspect,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import Engine, bindparam, create_engine, event, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.interfaces import DBAPIConnection
-from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from ohhell.server.storage.errors import Conflict, FencedOut, StoreError
+from ohhell.server.storage.kinds import SeatKind, TableStatus
+from ohhell.server.storage.rows import ChatLine, SeatRow, StoredSheet, StoredTable, TableRow
+from ohhell.server.storage.schema import (
+    ACTION_COLUMNS,
+    SCHEMA_VERSION,
+    actions,
+    analyses,
+    chat,
+    create_schema,
+    game_tables,
+    metadata,
+    schema_info,
+    seats,
+    sheets,
+)
+from ohhell.server.storage.writer import Writer, check_fence
 
 log = logging.getLogger("ohhell.server.storage.store")
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 5
-"""1: the first schema; 2: scoresheets keep their undo history (column ``undo``); 3: table chat
-(a new table, which ``create_all`` makes); 4: each table's fencing token (column ``fence``) and
-each scoresheet's revision (column ``rev``), for several server processes on one database; 5: the
-seeds of provably fair deals (column ``fair``)."""
-
-metadata = MetaData()
-
-game_tables = Table(
-    "ohhell_tables", metadata,
-    Column("id", String(16), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("fence", Integer, nullable=False, server_default="0"),
-    Column("fair", Text, nullable=True),
-)
-"""One row per table: its code, status (``waiting``, ``playing``, ``finished``), the rules
-(the record's ``rules`` object) and settings (timer, host seat…), both JSON; ``fence``: the
-fencing token of the table's latest owner when several server processes share the database
-(:meth:`Store.take_fence`); ``fair``: the secret side of its provably fair deals (the seeds,
-revealed hand by hand; :class:`ohhell.fairness.FairTable`), never sent anywhere as it is."""
-
-seats = Table(
-    "ohhell_seats", metadata,
-    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),
-    Column("bot", String(64), nullable=True),
-    Column("name", String(64), nullable=True),
-    Column("token_hash", String(64), nullable=True),
-)
-"""One row per seat: ``open`` (waiting for a person), ``human`` or ``bot`` (with its level)."""
-
-actions = Table(
-    "ohhell_actions", metadata,
-    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("action", Text, nullable=False),
-    Column("created", Float, nullable=False),
-)
-"""The action log: ``seq`` is the action's index in the game's history (its version before it)."""
-
-ACTION_COLUMNS: Final = ("table_id", "seq", "action", "created")
-"""The columns of an action row, in the order of the tuples :meth:`Store.append_actions` queues."""
-
-sheets = Table(
-    "ohhell_sheets", metadata,
-    Column("id", String(40), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("record", Text, nullable=False),
-    Column("undo", Text, nullable=True),
-    Column("rev", Integer, nullable=False, server_default="0"),
-)
-"""Scorekeeper sheets: the ``ohhell/1`` record of scoresheet hands, JSON; ``undo``: the records
-before the changes that can still be taken back (JSON list, oldest first)."""
-
-chat = Table(
-    "ohhell_chat", metadata,
-    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("id", Integer, primary_key=True),
-    Column("seat", Integer, nullable=True),
-    Column("name", String(64), nullable=True),
-    Column("text", Text, nullable=False),
-    Column("created", Float, nullable=False),
-)
-"""A table's chat: ``id`` counts the lines of the table from 0; ``seat`` is null for a spectator."""
-
-analyses = Table(
-    "ohhell_analyses", metadata,
-    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("result", Text, nullable=False),
-)
-"""The post-game analysis of finished games (``ohhell.analysis``), JSON, computed once."""
-
-schema_info = Table(
-    "ohhell_schema", metadata,
-    Column("version", Integer, primary_key=True),
-)
-
-
 CHAT_LOADED: Final = 50
 """How many of a table's last chat lines are loaded with it."""
-
-
-class StoreError(RuntimeError):
-    """The database refused a write (the action it carried is not accepted)."""
-
-
-class FencedOut(StoreError):
-    """A write of a table's former owner, refused: another process has taken the table since
-    (its fencing token is newer). The writer must let the table go."""
-
-
-class Conflict(StoreError):
-    """A write based on an old version of a row (another process changed it first)."""
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A table as stored (rules and settings decoded)."""
-
-    id: str
-    created: float
-    status: str
-    rules: dict[str, Any]
-    settings: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A seat as stored."""
-
-    seat: int
-    kind: str
-    bot: str | None
-    name: str | None
-    token_hash: str | None
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    """One line of a table's chat."""
-
-    id: int
-    seat: int | None
-    name: str | None
-    text: str
-    at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "at": round(self.at, 3)}
-
-
-@dataclass(frozen=True)
-class StoredSheet:
-    """A scorekeeper sheet as stored: its record, its undo history, its revision."""
-
-    record: dict[str, Any]
-    undo: list[dict[str, Any]]
-    rev: int
-
-
-@dataclass
-class StoredTable:
-    """Everything stored about one table: enough to rebuild it exactly."""
-
-    row: TableRow
-    seats: list[SeatRow]
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    chat: list[ChatLine] = field(default_factory=list)
-    """The last :data:`CHAT_LOADED` lines of its chat, oldest first."""
-    fair: dict[str, Any] | None = None
-    """The secret side of its fair deals (the server's only)."""
-
-    @property
-    def id(self) -> str:
-        return self.row.id
 
 
 def database_url(url: str) -> str:
@@ -271,31 +105,8 @@ def _sqlite_pragmas(sync: str) -> Callable[[DBAPIConnection, ConnectionPoolEntry
     return set_pragmas
 
 
-ActionRow = tuple[str, int, str, float]
-"""An action row: table, seq, the action's JSON text, when (``ACTION_COLUMNS``)."""
-
-
-@dataclass
-class _Job:
-    """A write waiting for the writer thread: action rows to insert, or a function to run."""
-
-    rows: list[ActionRow] | None
-    call: Callable[[Connection], Any] | None
-    future: asyncio.Future[Any] | None
-    loop: asyncio.AbstractEventLoop | None
-    done: threading.Event | None = None
-    result: Any = None
-    error: BaseException | None = None
-    fence: tuple[str, int] | None = None
-    """For action rows of a fenced owner: the table and the owner's fencing token, checked in
-    the same transaction as the insert."""
-
-
-_STOP: Final = object()
-
-
 class Store:
-    """The database of a server. :meth:`start` the writer thread before writing."""
+    """The database of a server. :meth:`start` the writer before writing."""
 
     def __init__(self, url: str, max_batch: int = 2000, sqlite_sync: str = "full") -> None:
         self.url = database_url(url)
@@ -308,240 +119,38 @@ class Store:
             raise StoreError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas(sqlite_sync))
-        self.max_batch = max_batch
-        self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._running = False
-        self.inline = self.is_sqlite and sqlite_sync == "normal"
-        """Commit in the event loop's own thread, once per turn of the loop (SQLite without fsync:
-        a commit costs less than handing the work to a thread and back); else in the writer
-        thread (an fsync, or PostgreSQL's round trip, that the event loop must not wait for)."""
-        self._pending: list[_Job] = []
-        self._flush_scheduled = False
-        self.commits = 0
-        """How many transactions the writer committed (for tests and the benchmark)."""
-        insert = actions.insert().compile(dialect=self.engine.dialect, column_keys=list(ACTION_COLUMNS))
-        self._insert_sql = str(insert)
-        """The driver's own INSERT of action rows (its parameter style: ``?`` for SQLite, named for psycopg)."""
-        self._insert_named = not insert.positional
-        assert self._insert_named or tuple(insert.positiontup or ()) == ACTION_COLUMNS
-        fence = (update(game_tables).where(game_tables.c.id == bindparam("id"),
-                                           game_tables.c.fence == bindparam("fence"))
-                 .values(fence=game_tables.c.fence).compile(dialect=self.engine.dialect))
-        self._fence_sql = str(fence)
-        """The driver's own check of a fencing token (the row is locked until the commit)."""
+        self._writer = Writer(self.engine, inline=self.is_sqlite and sqlite_sync == "normal", max_batch=max_batch)
         fair = (update(game_tables).where(game_tables.c.id == bindparam("id")).values(fair=bindparam("fair"))
                 .compile(dialect=self.engine.dialect))
         self._fair_sql = str(fair)
         self._fair_order = tuple(fair.positiontup or ()) if fair.positional else None
         """The driver's own update of a table's fair-deal secrets: twice a hand at every table,
         so kept as cheap as an action row (see :meth:`save_fair`)."""
-        self._raw: PoolProxiedConnection | None = None
-        """The connection the writer keeps for batches of action rows (checked out at the first)."""
-        self._commit_lock = threading.Lock()
-        """One commit at a time (the writer's connection is not shared between threads)."""
-        self._create_schema()
+        create_schema(self.engine)
 
-    def _create_schema(self) -> None:
-        metadata.create_all(self.engine)
-        with self.engine.begin() as conn:
-            found = conn.execute(select(schema_info.c.version)).scalar()
-            if found is None:
-                conn.execute(schema_info.insert().values(version=SCHEMA_VERSION))
-            elif found > SCHEMA_VERSION:
-                raise StoreError(f"the database was written by a newer ohhell (schema {found}); "
-                                 f"this one knows schema {SCHEMA_VERSION}")
-            elif found < SCHEMA_VERSION:
-                _migrate(conn, found)
-                conn.execute(update(schema_info).values(version=SCHEMA_VERSION))
-                log.info("database schema %d upgraded to %d", found, SCHEMA_VERSION)
+    @property
+    def commits(self) -> int:
+        """How many transactions the writer committed (for tests and the benchmark)."""
+        return self._writer.commits
 
-    # ------------------------------------------------------------------ writer thread
+    @property
+    def inline(self) -> bool:
+        """Whether commits run in the event loop's thread (see :attr:`Writer.inline`)."""
+        return self._writer.inline
 
     def start(self) -> None:
         """Start writing (the writer thread, unless commits are inline)."""
-        self._running = True
-        if self._thread is None and not self.inline:
-            self._thread = threading.Thread(target=self._writer, name="ohhell-store-writer", daemon=True)
-            self._thread.start()
+        self._writer.start()
 
     def close(self) -> None:
         """Finish every write already submitted, stop the writer and close the connections."""
-        self._running = False
-        if self._pending:
-            self._flush_inline()
-        if self._thread is not None:
-            self._queue.put(_STOP)
-            self._thread.join()
-            self._thread = None
-        self._drop_raw(invalidate=False)
+        self._writer.close()
         self.engine.dispose()
-
-    def _writer(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is _STOP:
-                return
-            batch: list[_Job] = [first]  # type: ignore[list-item]
-            stop = False
-            while len(batch) < self.max_batch:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stop = True
-                    break
-                batch.append(item)  # type: ignore[arg-type]
-            self._commit(batch)
-            if stop:
-                return
-
-    def _commit(self, batch: list[_Job]) -> None:
-        with self._commit_lock:
-            try:
-                if all(job.rows is not None for job in batch):
-                    fences = {job.fence for job in batch if job.fence is not None}
-                    self._insert_rows([row for job in batch for row in job.rows or ()], fences)
-                else:
-                    with self.engine.begin() as conn:
-                        self._run(conn, batch)
-                self.commits += 1
-            except Exception as error:  # find the write at fault: run each alone
-                if isinstance(error, FencedOut):  # a former owner's write: expected, not a failure
-                    log.info("a batch of %d writes held a stale fencing token (%s); retrying them one by one",
-                             len(batch), error)
-                else:
-                    log.exception("a batch of %d writes failed; retrying them one by one", len(batch))
-                for job in batch:
-                    job.result, job.error = None, None
-                    try:
-                        with self.engine.begin() as conn:
-                            self._run(conn, [job])
-                        self.commits += 1
-                    except Exception as error:  # reported to the caller
-                        job.error = error
-        self._finish(batch)
-
-    def _insert_rows(self, rows: list[ActionRow], fences: set[tuple[str, int]]) -> None:
-        """Insert action rows and commit, through the driver itself: SQLAlchemy's statement
-        machinery would cost more than the insert (this runs for every move of every game).
-        ``fences``: the owners' fencing tokens the rows' tables must still have."""
-        raw = self._raw
-        if raw is None:
-            raw = self._raw = self.engine.raw_connection()
-        params: list[Any] = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] \
-            if self._insert_named else rows
-        try:
-            cursor = raw.cursor()
-            try:
-                for table_id, fence in fences:
-                    cursor.execute(self._fence_sql, {"id": table_id, "fence": fence} if self._insert_named
-                                   else (table_id, fence))
-                    if cursor.rowcount != 1:
-                        raise FencedOut(f"table {table_id}: the fencing token {fence} is no longer the owner's")
-                cursor.executemany(self._insert_sql, params)
-            finally:
-                cursor.close()
-            raw.commit()
-        except Exception:
-            self._drop_raw(invalidate=True)  # a broken connection must not serve the next batch
-            raise
-
-    def _drop_raw(self, invalidate: bool) -> None:
-        raw, self._raw = self._raw, None
-        if raw is None:
-            return
-        with contextlib.suppress(Exception):
-            raw.rollback()
-        with contextlib.suppress(Exception):
-            if invalidate:
-                raw.invalidate()
-            else:
-                raw.close()
-
-    def _run(self, conn: Connection, batch: list[_Job]) -> None:
-        pending: list[ActionRow] = []
-        for job in batch:
-            if job.rows is not None:
-                if job.fence is not None:
-                    _check_fence(conn, *job.fence)
-                pending.extend(job.rows)
-                continue
-            if pending:  # keep the order: earlier action rows before a later call
-                self._insert_in(conn, pending)
-                pending = []
-            assert job.call is not None
-            job.result = job.call(conn)
-        if pending:
-            self._insert_in(conn, pending)
-
-    def _insert_in(self, conn: Connection, rows: list[ActionRow]) -> None:
-        """Action rows inserted in ``conn``'s transaction by the driver's own statement: a batch
-        that also holds other writes (a seat, a fair deal's seeds) stays as cheap per row as one
-        of action rows alone, and the writer holds the interpreter lock no longer than it must."""
-        params: list[Any] = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] \
-            if self._insert_named else list(rows)
-        conn.exec_driver_sql(self._insert_sql, params)
-
-    def _flush_inline(self) -> None:
-        """Commit every write submitted during this turn of the event loop, in one transaction."""
-        self._flush_scheduled = False
-        batch, self._pending = self._pending, []
-        if batch:
-            self._commit(batch)
-
-    def _finish(self, batch: list[_Job]) -> None:
-        """Tell every writer of a committed batch: one wake-up of each event loop for the
-        whole batch, not one per write."""
-        by_loop: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
-        for job in batch:
-            if job.done is not None:
-                job.done.set()
-            else:
-                assert job.loop is not None
-                by_loop.setdefault(job.loop, []).append(job)
-        for loop, jobs in by_loop.items():
-            if self.inline:
-                _settle(jobs)
-            else:
-                with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                    loop.call_soon_threadsafe(_settle, jobs)
-
-    def _submit(self, rows: list[ActionRow] | None, call: Callable[[Connection], Any] | None,
-                fence: tuple[str, int] | None = None) -> Any:
-        if not self._running:
-            raise StoreError("the store's writer is not running (call start())")
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None:  # a caller outside the event loop waits on a plain event
-            job = _Job(rows, call, None, None, done=threading.Event(), fence=fence)
-            if self.inline:
-                self._commit([job])
-            else:
-                self._queue.put(job)
-            assert job.done is not None
-            job.done.wait()
-            if job.error is not None:
-                raise job.error if isinstance(job.error, StoreError) else StoreError(str(job.error))
-            return job.result
-        future: asyncio.Future[Any] = loop.create_future()
-        if self.inline:
-            self._pending.append(_Job(rows, call, future, loop, fence=fence))
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                loop.call_soon(self._flush_inline)
-        else:
-            self._queue.put(_Job(rows, call, future, loop, fence=fence))
-        return future
 
     def write(self, call: Callable[[Connection], T]) -> asyncio.Future[T]:
         """Run ``call(connection)`` in the writer's next transaction; the future is done once
         it is committed (outside an event loop: blocks and returns the result)."""
-        result: asyncio.Future[T] = self._submit(None, call)
-        return result
+        return self._writer.write(call)
 
     # ------------------------------------------------------------------ writes
 
@@ -551,7 +160,7 @@ class Store:
         ``fence``: the writer's fencing token (several processes; :class:`FencedOut` if stale)."""
         now = time.time()
         rows = [(table_id, seq, orjson.dumps(action).decode(), now) for seq, action in items]
-        result: asyncio.Future[None] = self._submit(rows, None, (table_id, fence) if fence is not None else None)
+        result: asyncio.Future[None] = self._writer.submit(rows, None, (table_id, fence) if fence is not None else None)
         return result
 
     def save_fair(self, table_id: str, fair: dict[str, Any], fence: int | None = None) -> asyncio.Future[None]:
@@ -560,7 +169,7 @@ class Store:
         params: Any = tuple(values[name] for name in self._fair_order) if self._fair_order is not None else values
 
         def call(conn: Connection) -> None:
-            _check_fence(conn, table_id, fence)
+            check_fence(conn, table_id, fence)
             conn.exec_driver_sql(self._fair_sql, params)
 
         return self.write(call)
@@ -613,7 +222,7 @@ class Store:
     def save_seat(self, table_id: str, seat: SeatRow, fence: int | None = None) -> asyncio.Future[None]:
         """Replace one seat (a person joined, a seat was given to a bot)."""
         def call(conn: Connection) -> None:
-            _check_fence(conn, table_id, fence)
+            check_fence(conn, table_id, fence)
             conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
             conn.execute(seats.insert().values(**_seat_values(table_id, seat)))
 
@@ -629,7 +238,7 @@ class Store:
             values["settings"] = json.dumps(settings)
 
         def call(conn: Connection) -> None:
-            _check_fence(conn, table_id, fence)
+            check_fence(conn, table_id, fence)
             for seat in seat_rows:
                 conn.execute(seats.delete().where(seats.c.table_id == table_id, seats.c.seat == seat.seat))
             if seat_rows:
@@ -641,7 +250,7 @@ class Store:
     def add_chat(self, table_id: str, line: ChatLine, fence: int | None = None) -> asyncio.Future[None]:
         """Store one line of a table's chat."""
         def call(conn: Connection) -> None:
-            _check_fence(conn, table_id, fence)
+            check_fence(conn, table_id, fence)
             conn.execute(chat.insert().values(table_id=table_id, id=line.id, seat=line.seat, name=line.name,
                                               text=line.text, created=line.at))
 
@@ -655,7 +264,7 @@ class Store:
             values["settings"] = json.dumps(settings)
 
         def call(conn: Connection) -> None:
-            _check_fence(conn, table_id, fence)
+            check_fence(conn, table_id, fence)
             conn.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
 
         return self.write(call)
@@ -698,8 +307,8 @@ class Store:
                 query = query.where(game_tables.c.id.in_(list(ids)))
             found: dict[str, StoredTable] = {}
             for row in conn.execute(query.order_by(game_tables.c.created)):
-                found[row.id] = StoredTable(TableRow(row.id, row.created, row.status, json.loads(row.rules),
-                                                     json.loads(row.settings)), [],
+                found[row.id] = StoredTable(TableRow(row.id, row.created, TableStatus(row.status),
+                                                     json.loads(row.rules), json.loads(row.settings)), [],
                                             fair=json.loads(row.fair) if row.fair else None)
             if not found:
                 return []
@@ -732,14 +341,14 @@ class Store:
             row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
         if row is None:
             return None
-        return TableRow(row.id, row.created, row.status, json.loads(row.rules), json.loads(row.settings))
+        return TableRow(row.id, row.created, TableStatus(row.status), json.loads(row.rules), json.loads(row.settings))
 
     def unattended_tables(self) -> list[str]:
         """The playing tables that play on with nobody connected (settings ``extra.unattended``:
         a duplicate event's tables of bots)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(game_tables.c.id, game_tables.c.settings)
-                                .where(game_tables.c.status == "playing")).all()
+                                .where(game_tables.c.status == TableStatus.PLAYING)).all()
         return [row.id for row in rows if json.loads(row.settings).get("extra", {}).get("unattended")]
 
     def load_seats(self, table_id: str) -> list[SeatRow]:
@@ -785,52 +394,18 @@ class Store:
             return len(conn.execute(select(actions.c.seq).where(actions.c.table_id == table_id)).all())
 
 
-def _check_fence(conn: Connection, table_id: str, fence: int | None) -> None:
-    """Raise :class:`FencedOut` unless ``fence`` is still the table's fencing token (``None``: a
-    single process, nothing to check). The row stays locked until the transaction ends, so a
-    new owner's :meth:`Store.take_fence` waits for this write or comes before it."""
-    if fence is None:
-        return
-    done = conn.execute(update(game_tables).where(game_tables.c.id == table_id, game_tables.c.fence == fence)
-                        .values(fence=game_tables.c.fence))
-    if done.rowcount != 1:
-        raise FencedOut(f"table {table_id}: the fencing token {fence} is no longer the owner's")
-
-
-def _settle(jobs: list[_Job]) -> None:
-    """In the event loop's thread: hand each committed write's result (or error) to its caller."""
-    for job in jobs:
-        future = job.future
-        assert future is not None
-        if future.done():  # cancelled: nobody waits any more
-            continue
-        if job.error is not None:
-            future.set_exception(job.error if isinstance(job.error, StoreError) else StoreError(str(job.error)))
-        else:
-            future.set_result(job.result)
-
-
 def _seat_values(table_id: str, seat: SeatRow) -> dict[str, Any]:
     return {"table_id": table_id, "seat": seat.seat, "kind": seat.kind, "bot": seat.bot, "name": seat.name,
             "token_hash": seat.token_hash}
 
 
-def _migrate(conn: Connection, version: int) -> None:
-    """Bring a database of schema ``version`` up to :data:`SCHEMA_VERSION` (the tables
-    ``create_all`` made are already current; older tables get their new columns)."""
-    sheet_columns = {column["name"] for column in inspect(conn).get_columns("ohhell_sheets")}
-    table_columns = {column["name"] for column in inspect(conn).get_columns("ohhell_tables")}
-    if version < 2 and "undo" not in sheet_columns:
-        conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN undo TEXT"))
-    if version < 5 and "fair" not in table_columns:
-        conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fair TEXT"))
-    if version < 4:
-        if "fence" not in table_columns:
-            conn.execute(text("ALTER TABLE ohhell_tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0"))
-        if "rev" not in sheet_columns:
-            conn.execute(text("ALTER TABLE ohhell_sheets ADD COLUMN rev INTEGER NOT NULL DEFAULT 0"))
-
-
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
+
+
+__all__ = [
+    "ACTION_COLUMNS", "CHAT_LOADED", "SCHEMA_VERSION", "SQLITE_SYNC", "ChatLine", "Conflict", "FencedOut",
+    "SeatKind", "SeatRow", "Store", "StoreError", "StoredSheet", "StoredTable", "TableRow", "TableStatus",
+    "actions", "analyses", "chat", "database_url", "game_tables", "metadata", "schema_info", "seats", "sheets",
+]
