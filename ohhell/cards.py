@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from ohhell.errors import InvalidCardError
+from ohhell.i18n import cards_shown_as_seen, display_card
 
 Card = int
 """A card: ``0 … 51`` standard cards (``suit * 13 + rank``), ``52``/``53`` jokers."""
@@ -176,6 +177,24 @@ def card_name(card: Card) -> str:
     if card < 0:
         return "??"
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def message_card(card: int) -> str:
+    """A card as the engine's messages name it: record notation (``TH``) by default, as people
+    see it (``10♥``, in the current language's letters) after
+    :func:`~ohhell.i18n.show_cards_as_seen`.
+
+    >>> from ohhell.i18n import set_language, show_cards_as_seen
+    >>> _ = set_language("en"); message_card(24)
+    'KH'
+    >>> show_cards_as_seen(); message_card(24); show_cards_as_seen(False)
+    'K♥'
+    """
+    if not 0 <= card <= 53:
+        return repr(card)  # not a card at all (a message about bad input)
+    if cards_shown_as_seen():
+        return display_card(card)
+    return card_name(card)
 
 
 def card_display(card: Card) -> str:

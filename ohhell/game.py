@@ -75,11 +75,12 @@ from ohhell.cards import (
     card_colour,
     cards_of,
     iter_cards,
+    message_card,
     parse_suit,
     suit_colour,
 )
 from ohhell.errors import IllegalActionError
-from ohhell.i18n import _, message_card
+from ohhell.i18n import _
 from ohhell.rules import HandPlan, Rules
 from ohhell.scoring import add_to_total, bids_made, hand_score, winners
 

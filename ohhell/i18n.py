@@ -391,31 +391,19 @@ _cards_as_seen: list[bool] = [False]
 def show_cards_as_seen(on: bool = True) -> None:
     """Name cards in the engine's messages as people see them (:func:`display_card`) rather
     than in record notation. The play front ends (the terminal game, the server) turn this on;
-    the library and the record commands keep the notation of the records.
+    the library and the record commands keep the notation of the records
+    (:func:`ohhell.cards.message_card` names them).
 
-    >>> _ = set_language("en"); message_card(24)
-    'KH'
-    >>> show_cards_as_seen(); message_card(24); show_cards_as_seen(False)
-    'K♥'
+    >>> show_cards_as_seen(); cards_shown_as_seen(); show_cards_as_seen(False); cards_shown_as_seen()
+    True
+    False
     """
     _cards_as_seen[0] = on
 
 
 def cards_shown_as_seen() -> bool:
-    """Whether :func:`message_card` names cards as people see them."""
+    """Whether :func:`ohhell.cards.message_card` names cards as people see them."""
     return _cards_as_seen[0]
-
-
-def message_card(card: int) -> str:
-    """A card as the engine's messages name it: record notation (``TH``) by default, as people
-    see it (``10♥``, in the current language's letters) after :func:`show_cards_as_seen`."""
-    from ohhell.cards import card_name
-
-    if not 0 <= card <= 53:
-        return repr(card)  # not a card at all (a message about bad input)
-    if _cards_as_seen[0]:
-        return display_card(card)
-    return card_name(card)
 
 
 def translate_click() -> None:

@@ -43,10 +43,10 @@ from ohhell.actions import (
     make_bid,
     make_play,
 )
-from ohhell.cards import RED_JOKER, SUIT_NAMES, Card, card_name, parse_card, parse_suit, suit_letter
+from ohhell.cards import RED_JOKER, SUIT_NAMES, Card, card_name, message_card, parse_card, parse_suit, suit_letter
 from ohhell.errors import IllegalActionError, InvalidCardError, OhHellError, RecordError, RulesError
 from ohhell.game import Game, HandResult, Phase, State
-from ohhell.i18n import _, message_card
+from ohhell.i18n import _
 from ohhell.rules import Rules
 
 FORMAT: Final = "ohhell/1"

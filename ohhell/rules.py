@@ -320,12 +320,6 @@ class Rules:
         """A copy with some knobs changed (validated again)."""
         return dataclasses.replace(self, **_knobs_from_json(changes))
 
-    def describe(self) -> list[tuple[str, str]]:
-        """The rules in plain words: ``(topic, sentence)`` pairs (see :mod:`ohhell.explain`)."""
-        from ohhell.explain import describe_rules
-
-        return describe_rules(self)
-
 
 KNOBS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
 """The names of every knob, as they appear in records and on the command line."""

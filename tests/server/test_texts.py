@@ -8,10 +8,10 @@ import random
 import pytest
 
 from ohhell.actions import Play
-from ohhell.cards import parse_card
+from ohhell.cards import message_card, parse_card
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game
-from ohhell.i18n import current_language, message_card
+from ohhell.i18n import current_language
 from ohhell.rules import preset
 from ohhell.server.texts import speaking
 

@@ -379,7 +379,8 @@ def test_the_bots_go_on_after_the_keys_screen(tmp_path, monkeypatch):
 
 
 def test_the_engine_names_cards_as_the_table_shows_them(tmp_path):
-    from ohhell.i18n import cards_shown_as_seen, message_card
+    from ohhell.cards import message_card
+    from ohhell.i18n import cards_shown_as_seen
 
     app = PlayApp(new_session(tmp_path))
 
