@@ -1,24 +1,16 @@
 """The web app: play Oh Hell in the browser with friends and bots (``ohhell serve``).
 
-The pieces, each in its own module:
+Its sub-packages, top to bottom (each imports only those below it; ``docs/architecture.md``):
 
-* :mod:`ohhell.server.config` — the knobs of a server (timings, limits), one frozen value.
-* :mod:`ohhell.server.storage.store` — the database (SQLite by default, PostgreSQL through the same
-  code): tables, seats, the action log and scoresheets. One writer thread commits every
-  accepted action (group commit) *before* anything about it is broadcast.
-* :mod:`ohhell.server.wire.protocol` — the JSON messages of the WebSocket protocol
-  (``docs/protocol.md``): parsing what clients send, building what they receive. Every
-  outgoing message about a game is built from a :func:`~ohhell.views.seat_view` or
-  :func:`~ohhell.views.spectator_view` (after every action, from
-  :func:`~ohhell.views.seat_views`), and carries only what changed for its connection.
-* :mod:`ohhell.server.ws.outbox` — writing each connection's messages in order, at once while
-  its socket takes them.
-* :mod:`ohhell.server.live.tables` — live tables: the engine state, the seats and their
-  connections, bots, turn timers, and the stand-in bot of an absent player.
-* :mod:`ohhell.server.web.sheets` — the scorekeeper page's sheets (the one
-  :class:`~ohhell.scorekeeper.ScoreSheet` implementation, stored in the database).
-* :mod:`ohhell.server.texts` — every text of the web client, served per language from the
-  gettext catalogs.
-* :mod:`ohhell.server.app` — the Starlette application: pages, the HTTP API, the WebSocket.
-* :mod:`ohhell.server.cli` — the ``ohhell serve`` command.
+* :mod:`~ohhell.server.cli` — the ``ohhell serve`` command.
+* :mod:`~ohhell.server.app` — the composition root: builds the Starlette site from every part below.
+* :mod:`~ohhell.server.web` — HTTP routes and their helpers (pages, the API, sheets, CSRF, security headers).
+* :mod:`~ohhell.server.ws` — the WebSocket transport: each connection's outbox, in order.
+* :mod:`~ohhell.server.cluster` — many processes, one site: Redis broker, leases and fencing, mirrors.
+* :mod:`~ohhell.server.community` — accounts, results, ratings, duplicate events, the daily deal, embargoes.
+* :mod:`~ohhell.server.live` — the game master: live tables, seats, bots, timers, deals (no HTTP, no sockets).
+* :mod:`~ohhell.server.wire` — the WebSocket protocol's messages: parsing, building, per-connection diffs.
+* :mod:`~ohhell.server.storage` — the database: schema, migrations, the group-commit writer, the ``Store``.
+* :mod:`~ohhell.server.config`, :mod:`~ohhell.server.metrics`, :mod:`~ohhell.server.texts` — a server's
+  knobs, its Prometheus metrics, the client's texts per language (they import nothing of the server).
 """

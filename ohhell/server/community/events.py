@@ -37,13 +37,12 @@ from sqlalchemy.engine import Connection
 from ohhell.fairness import verify_record
 from ohhell.game import State
 from ohhell.i18n import N_, _
-from ohhell.record import record_from_state
+from ohhell.record import record_from_state, replay_log
 from ohhell.rules import Rules
 from ohhell.server.community import fair_pool
 from ohhell.server.community.accounts import AccountError
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
-from ohhell.server.community.service import rebuild_state
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.schema import metadata
 from ohhell.server.storage.store import Store
@@ -224,7 +223,7 @@ class EventService:
             if item is None:
                 out.append(TableProgress(index, code, None, [], [], []))
                 continue
-            state = await asyncio.to_thread(rebuild_state, item)
+            state = await asyncio.to_thread(replay_log, Rules.from_json(item.row.rules), item.actions)
             out.append(TableProgress(index, code, state, [seat.name for seat in item.seats],
                                      [seat.kind for seat in item.seats], [seat.bot for seat in item.seats],
                                      stored_finished=item.row.status == TableStatus.FINISHED))

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from ohhell.game import State
 from ohhell.record import replay_log
 from ohhell.rules import Rules
+from ohhell.server.community import embargo
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
 from ohhell.server.community.ratings import Competitor, rate_game, rating_family
 from ohhell.server.community.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
@@ -169,29 +170,12 @@ class Community:
         return seat
 
     def lifted(self, conn: Connection, embargoes: set[str]) -> set[str]:
-        """Which of these embargoes are over: a daily deal's day that has passed, a duplicate
-        event every table of which has finished."""
-        from ohhell.server.community.daily import today
-        from ohhell.server.community.events import event_tables
-
-        out = set()
-        for embargo in embargoes:
-            kind, _sep, key = embargo.partition(":")
-            if kind == "daily" and key < today():
-                out.add(embargo)
-            elif kind == "event":
-                statuses = [row.status for row in conn.execute(
-                    select(game_tables.c.status).join(event_tables, event_tables.c.code == game_tables.c.id)
-                    .where(event_tables.c.event_id == key))]
-                if statuses and all(status == TableStatus.FINISHED for status in statuses):
-                    out.add(embargo)
-        return out
+        """Which of these embargoes are over (:func:`ohhell.server.community.embargo.lifted`)."""
+        return embargo.lifted(conn, embargoes)
 
     def public(self, conn: Connection, results: Sequence[SeatResult]) -> list[SeatResult]:
-        """The results anyone may see: those whose event or day is over (see ``game_results``)."""
-        embargoes = {row.embargo for row in results if row.embargo is not None}
-        lifted = self.lifted(conn, embargoes) if embargoes else set()
-        return [row for row in results if row.embargo is None or row.embargo in lifted]
+        """The results anyone may see (:func:`ohhell.server.community.embargo.public`)."""
+        return embargo.public(conn, results)
 
     def _forget_account(self, conn: Connection, account_id: str) -> None:
         """In the deleting transaction: the account's results keep a neutral name."""
