@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, TypeVar
@@ -62,8 +61,6 @@ from ohhell.server.storage.schema import (
     sheets,
 )
 from ohhell.server.storage.writer import Writer, check_fence
-
-log = logging.getLogger("ohhell.server.storage.store")
 
 T = TypeVar("T")
 
