@@ -1,1 +1,3 @@
-"""The database: schema, migrations, the group-commit writer and the queries (SQLite or PostgreSQL)."""
+"""The database (SQLite or PostgreSQL): ``schema`` (tables, migrations), ``writer`` (the
+group-commit writer), ``store`` (``Store``, the facade), ``rows`` (the stored values),
+``errors`` and ``kinds`` (``TableStatus``, ``SeatKind``)."""
