@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,9 @@ class TableMirror(TableRoom):
         self.catching_up = asyncio.Lock()
         self.created_here = asyncio.get_running_loop().time()
         self.idle_since: float | None = None
+        self._events: deque[dict[str, Any]] = deque()
+        """The owner's events not delivered yet, in the order it published them."""
+        self._delivering: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -111,10 +115,39 @@ class TableMirror(TableRoom):
 
     def close(self) -> None:
         self.closed = True
+        self._events.clear()
+        if self._delivering is not None:
+            self._delivering.cancel()
         for conn in list(self.connections):
             conn.close()
 
     # ------------------------------------------------------------------ the owner's changes
+
+    def receive(self, event: dict[str, Any]) -> None:
+        """An event the owner published (``update``: a change; ``message``: a message for every
+        connection), delivered after every event before it: one queue per table, so a message
+        never overtakes the change it follows (a hand's seed would reach a connection still
+        shown the hand's last trick unplayed; an update may wait for the database)."""
+        self.heard = asyncio.get_running_loop().time()
+        self._events.append(event)
+        if self._delivering is None or self._delivering.done():
+            self._delivering = asyncio.get_running_loop().create_task(self._deliver())
+
+    async def settled(self) -> None:
+        """Wait until every event received so far is delivered."""
+        while self._delivering is not None and not self._delivering.done():
+            await asyncio.shield(self._delivering)
+
+    async def _deliver(self) -> None:
+        while self._events and not self.closed:
+            event = self._events.popleft()
+            try:
+                if event.get("t") == "message":
+                    self.message(event["message"])
+                else:
+                    await self.update(event)
+            except Exception:  # one bad event must not stop the table's others
+                log.exception("table %s: an event of the owner could not be delivered", self.code)
 
     async def update(self, event: dict[str, Any]) -> None:
         """Apply a change the owner published: new actions (only committed ones), the table's

@@ -175,9 +175,10 @@ class Cluster:
         if answer.get("error"):
             await self.broker.unwatch(code)
             return None
+        mirror.receive({**answer, "t": "update"})  # first in the table's queue: the events after it follow
         self.manager.mirrors[code] = mirror
         self.report_presence(mirror)  # from now on the owner publishes every change to this process
-        await mirror.update(answer)
+        await mirror.settled()
         return mirror
 
     # ------------------------------------------------------------------ owner → mirrors
@@ -316,14 +317,12 @@ class Cluster:
         if mirror is None:
             return
         kind = event.get("t")
-        if kind == "update":
-            self.spawn(mirror.update(event))
-        elif kind == "message":
-            mirror.message(event["message"])
+        if kind in ("update", "message"):
+            mirror.receive(event)
         elif kind == "beat":
             mirror.heard = asyncio.get_running_loop().time()
             if int(event.get("to", 0)) > mirror.version:
-                self.spawn(mirror.update({"to": event["to"]}))
+                mirror.receive({"t": "update", "to": event["to"]})
         elif kind == "gone":  # the owner let the table go: look at the lease at the next beat
             if mirror.connections:
                 mirror.heard = 0.0
@@ -333,7 +332,7 @@ class Cluster:
     def _reconnected(self) -> None:
         """The link to Redis is back: messages may have been lost; every mirror catches up."""
         for mirror in list(self.manager.mirrors.values()):
-            self.spawn(mirror.update({"to": 1 << 60}))
+            mirror.receive({"t": "update", "to": 1 << 60})
             self.report_presence(mirror)
 
     # ------------------------------------------------------------------ every second
