@@ -62,15 +62,13 @@ from ohhell.server.storage.store import ChatLine, FencedOut, SeatRow, Store, Sto
 from ohhell.server.texts import speaking
 from ohhell.server.wire.protocol import (
     PROTOCOL,
-    Broadcast,
     ClientMessage,
-    HandCache,
     ProtocolError,
-    StateStream,
     dumps,
     error_message,
     parse_player_action,
 )
+from ohhell.server.wire.stream import Broadcast, HandCache, StateStream
 from ohhell.server.ws.outbox import Outbox
 from ohhell.views import SeatView, seat_view, seat_views, spectator_view
 
