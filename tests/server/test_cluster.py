@@ -191,7 +191,8 @@ def test_no_client_of_any_process_sees_a_seed_before_its_hand_ended(site: LocalC
             await client.close()
         return everyone
 
-    everyone = run_async(scenario())  # type: ignore[misc]
+    everyone = run_async(scenario())
+    assert isinstance(everyone, list)
     assert len({client.welcome["server"] for client in everyone if client.welcome}) >= 2
     for client in everyone:
         reveals = [m["hand"] for m in client.received if m["type"] == "fair" and "reveal" in m]
