@@ -1,4 +1,4 @@
-"""Live tables: the engine state of each game, its seats, connections, bots and timers.
+"""A table in its owner process: the engine state of its game, its seats, bots and timers.
 
 A :class:`LiveTable` holds the one real :class:`~ohhell.game.State` of a game. Every change
 goes the same way, one at a time under the table's lock:
