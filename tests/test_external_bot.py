@@ -399,7 +399,7 @@ def test_the_server_refuses_a_missing_bot_program_at_start() -> None:
 
 def test_the_server_passes_its_bot_timeout_to_external_bots(tmp_path: Path) -> None:
     from ohhell.server.config import ServerConfig
-    from ohhell.server.live.tables import TableManager
+    from ohhell.server.live.manager import TableManager
 
     command = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SIMPLE_BOT))}"
     manager = TableManager(store=None, config=ServerConfig(bot_commands={"mine": command}, bot_timeout=2.5))  # type: ignore[arg-type]

@@ -5,10 +5,10 @@ Its sub-packages, top to bottom (each imports only those below it; ``docs/archit
 * :mod:`~ohhell.server.cli` — the ``ohhell serve`` command.
 * :mod:`~ohhell.server.app` — the composition root: builds the Starlette site from every part below.
 * :mod:`~ohhell.server.web` — HTTP routes and their helpers (pages, the API, sheets, CSRF, security headers).
-* :mod:`~ohhell.server.ws` — the WebSocket transport: each connection's outbox, in order.
+* :mod:`~ohhell.server.ws` — the WebSocket transport: the endpoint (origin, hello, limits), connections, outboxes.
 * :mod:`~ohhell.server.cluster` — many processes, one site: Redis broker, leases and fencing, mirrors.
 * :mod:`~ohhell.server.community` — accounts, results, ratings, duplicate events, the daily deal, embargoes.
-* :mod:`~ohhell.server.live` — the game master: live tables, seats, bots, timers, deals (no HTTP, no sockets).
+* :mod:`~ohhell.server.live` — the game master: tables, seats, bots, timers, deals, the one command dispatcher, ``Peers``.
 * :mod:`~ohhell.server.wire` — the WebSocket protocol's messages: parsing, building, per-connection diffs.
 * :mod:`~ohhell.server.storage` — the database: schema, migrations, the group-commit writer, the ``Store``.
 * :mod:`~ohhell.server.config`, :mod:`~ohhell.server.metrics`, :mod:`~ohhell.server.texts` — a server's

@@ -29,7 +29,6 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
@@ -40,26 +39,18 @@ from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.community import duplicate
 from ohhell.server.community.analyses import Analyses
 from ohhell.server.config import ServerConfig
-from ohhell.server.live.tables import (
-    MAX_QUEUED_MESSAGES,
-    OPEN,
-    TIMER_MODES,
-    Connection,
-    TableManager,
-    TableRoom,
-    chat_text,
-    check_reaction,
-    clean_text,
-    normalize_code,
-)
+from ohhell.server.live.codes import normalize_code
+from ohhell.server.live.manager import OPEN, TableManager
+from ohhell.server.live.room import TableRoom
+from ohhell.server.live.seats import TIMER_MODES
 from ohhell.server.metrics import METRICS
 from ohhell.server.storage.store import Store, StoreError
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
 from ohhell.server.web.routes import accounts as accounts_api
-from ohhell.server.web.security import SecurityHeadersMiddleware, allowed_origin
+from ohhell.server.web.security import SecurityHeadersMiddleware
 from ohhell.server.web.sheets import SheetService, sheet_json
-from ohhell.server.wire.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
-from ohhell.server.ws.outbox import Outbox
+from ohhell.server.wire.protocol import ProtocolError, error_message
+from ohhell.server.ws.endpoint import websocket_endpoint
 
 if typing.TYPE_CHECKING:
     from ohhell.server.cluster.node import Cluster
@@ -119,7 +110,7 @@ class Server:
             from ohhell.server.cluster.node import Cluster
 
             self.cluster = Cluster(self.tables, Broker(self.config.broker))
-            self.tables.cluster = self.cluster
+            self.tables.use(self.cluster)
             await self.cluster.start()
         METRICS.owned.set_function(lambda: len(self.tables.tables))
         METRICS.mirrored.set_function(lambda: len(self.tables.mirrors))
@@ -548,132 +539,6 @@ async def api_change_sheet(request: Request) -> Response:
     except StoreError:
         return _error(503, _t(language, N_("The server could not save that; try again.")))
     return JSONResponse(sheet_json(sheet_id, sheet))
-
-
-# ----------------------------------------------------------------------------- the WebSocket
-
-
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    """One client: a hello (table code, and a seat token or none for a spectator), then
-    actions, hints and so on; see ``docs/protocol.md``."""
-    server: Server = websocket.app.state.server
-    config = server.config
-    headers = websocket.headers
-    if not allowed_origin(headers.get("origin"), headers.get("host"), websocket.url.scheme, config.allowed_origins):
-        # Refused before it is accepted: the browser sees the handshake fail (403).
-        log.info("a WebSocket from origin %r was refused", headers.get("origin"))
-        await websocket.close(code=1008)
-        return
-    await websocket.accept()
-    outbox = Outbox(websocket.send_text, websocket.close, MAX_QUEUED_MESSAGES)
-    conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
-    background: set[asyncio.Task[None]] = set()
-    violations = 0
-    hello_by = time.monotonic() + config.hello_timeout
-    try:
-        while not conn.closed:
-            if conn.table is None:  # no hello yet: wait only until the hello deadline
-                try:
-                    message = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - time.monotonic()))
-                except TimeoutError:
-                    conn.push(error_message("hello-timeout", conn.language))
-                    break
-            else:
-                message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            if not conn.bucket.take():
-                violations += 1
-                conn.push(error_message("rate-limited", conn.language,
-                                        message_id=message_id(raw, config.max_message_bytes)))
-                if violations > 50:
-                    break
-                continue
-            try:
-                parsed = parse_client_message(raw, config.max_message_bytes)
-                await _dispatch(server, conn, parsed, background)
-            except ProtocolError as error:
-                version = conn.table.version if conn.table is not None else None
-                conn.push(error_message(error.code, conn.language, error.detail, error.message_id, version))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if conn.table is not None:
-            conn.table.detach(conn)
-        conn.close()
-        for task in background:
-            task.cancel()
-        await outbox.wait_closed()
-
-
-async def _dispatch(server: Server, conn: Connection, message: ClientMessage,
-                    background: set[asyncio.Task[None]]) -> None:
-    config = server.config
-    table = conn.table
-    kind = message.kind
-    if kind == "ping":
-        conn.push({"type": "pong", "id": message.message_id,
-                   "version": table.version if table is not None else None})
-        return
-    if table is None:
-        if kind != "hello":
-            raise ProtocolError("hello-first", message_id=message.message_id)
-        language = message.data.get("lang")
-        if isinstance(language, str):
-            conn.language = normalize_language(language)
-        found = await server.tables.get(str(message.data["table"]))
-        if found is None:
-            raise ProtocolError("no-such-table", message_id=message.message_id)
-        token = message.data.get("token")
-        name = message.data.get("name")
-        if not (isinstance(token, str) and token):  # a spectator: is the table open to watch yet?
-            with speaking(conn.language):
-                reason = await server.tables.why_private(found)
-            if reason is not None:
-                raise ProtocolError("private", reason, message.message_id)
-        await found.attach(conn, token if isinstance(token, str) and token else None,
-                           clean_text(name, config.max_name_length) or None if isinstance(name, str) else None,
-                           message.message_id)
-        return
-    if kind == "act":  # the busiest message first
-        await table.act(conn, message)
-        return
-    if kind == "hello":
-        raise ProtocolError("bad-field", "hello", message.message_id)
-    if kind == "hint":
-        async def hint() -> None:
-            try:
-                await table.hint(conn, message)
-            except ProtocolError as error:
-                table.send_error(conn, error)
-
-        task = asyncio.create_task(hint())
-        background.add(task)
-        task.add_done_callback(background.discard)
-        return
-    if kind == "chat":
-        text = chat_text(message.data.get("text"), message.message_id)
-        if not conn.chat_bucket.take():
-            raise ProtocolError("rate-limited", message_id=message.message_id)
-        await table.say(conn, text, message.message_id)
-    elif kind == "react":
-        reaction = check_reaction(message.data.get("reaction"), message.message_id)
-        if not conn.react_bucket.take():
-            raise ProtocolError("rate-limited", message_id=message.message_id)
-        table.react(conn, reaction, message.message_id)
-    elif kind == "start":
-        await table.start(conn, message.message_id)
-    elif kind == "back":
-        await table.back(conn, message.message_id)
-    elif kind == "rematch":
-        await table.rematch(conn, message.message_id)
-    elif kind == "contribute":
-        await table.contribute(conn, message.data.get("hand"), message.data.get("value"), message.message_id)
-    elif kind == "history":
-        await table.history(conn)
 
 
 # ----------------------------------------------------------------------------- operations

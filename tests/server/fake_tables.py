@@ -1,4 +1,4 @@
-"""A stand-in for the table manager (``ohhell/server/live/tables.py``: ``create_seated``,
+"""A stand-in for the table manager (``ohhell/server/live/manager.py``: ``create_seated``,
 ``create(..., deals=, extra=)``, ``on_finished``) whose games the test drives hand by hand
 (:meth:`FakeTables.advance`), so a test can stop one table after its first hand while another
 has not begun. The real store is underneath: tables are stored exactly as the server stores them
@@ -15,8 +15,9 @@ from ohhell.actions import action_to_json
 from ohhell.errors import OhHellError
 from ohhell.game import Game, State
 from ohhell.rules import Rules
+from ohhell.server.live.codes import new_code
 from ohhell.server.live.deals import deal_source
-from ohhell.server.live.tables import new_code, new_token, token_hash
+from ohhell.server.live.seats import new_token, token_hash
 from ohhell.server.storage.store import SeatRow, Store, TableRow
 
 

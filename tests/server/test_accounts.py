@@ -19,7 +19,7 @@ from ohhell.actions import action_to_json
 from ohhell.record import play_random_game
 from ohhell.rules import preset
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, accounts, seat_links
-from ohhell.server.live.tables import new_token, token_hash
+from ohhell.server.live.seats import new_token, token_hash
 from ohhell.server.storage.store import SeatRow, Store, TableRow, seats
 from ohhell.server.web.csrf import CSRF_HEADER
 

@@ -159,6 +159,47 @@ def test_four_players_on_different_processes_play_a_whole_game(site: LocalCluste
     assert replay(record)["totals"] == truth.final.totals
 
 
+def seeds_before_their_hand_ended(received: list[dict[str, Any]]) -> list[int]:
+    """The hands whose seed (a ``fair`` reveal) a client received before a state that showed
+    the hand finished: each message in the order it arrived, the state as it stood then."""
+    finished = 0
+    early = []
+    for message in received:
+        if message["type"] == "state":
+            changes = message["changes"]
+            if "finished_hands" in changes:
+                finished = len(changes["finished_hands"])
+            elif message["full"]:
+                finished = 0
+        elif message["type"] == "fair" and "reveal" in message and message["hand"] >= finished:
+            early.append(message["hand"])
+    return early
+
+
+def test_no_client_of_any_process_sees_a_seed_before_its_hand_ended(site: LocalCluster) -> None:
+    """A mirror delivers a table's events in the order the owner published them: the state
+    that ends a hand comes before the hand's seed (issue 24: the seed overtook the state)."""
+    code, tokens = _seated(site, {"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"],
+                                                                     [3, "turn-up"], [2, "turn-up"]]})
+
+    async def scenario() -> list[Client]:
+        clients: list[Client] = [await Player(site.ws_url, code, token).connect() for token in tokens]
+        spectators: list[Client] = [await Player(site.ws_url, code).connect() for _ in range(3)]
+        everyone = [*clients, *spectators]
+        await play(clients, random.Random(3), lambda: all(c.state.get("game_over") for c in everyone))
+        for client in everyone:
+            await client.close()
+        return everyone
+
+    everyone = run_async(scenario())
+    assert isinstance(everyone, list)
+    assert len({client.welcome["server"] for client in everyone if client.welcome}) >= 2
+    for client in everyone:
+        reveals = [m["hand"] for m in client.received if m["type"] == "fair" and "reveal" in m]
+        assert reveals == [0, 1, 2, 3], reveals
+        assert seeds_before_their_hand_ended(client.received) == [], client.welcome
+
+
 def test_killing_the_owner_mid_trick_loses_no_acknowledged_action(site: LocalCluster) -> None:
     code, tokens = _seated(site, {"schedule": "explicit", "hands": [[5, "turn-up"], [4, "turn-up"]]})
     rng = random.Random(7)

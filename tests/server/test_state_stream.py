@@ -13,7 +13,8 @@ import pytest
 
 from ohhell.game import Game, State
 from ohhell.rules import preset
-from ohhell.server.wire.protocol import STATE_FIELDS, Broadcast, HandCache, StateStream, dumps
+from ohhell.server.wire.protocol import dumps
+from ohhell.server.wire.stream import STATE_FIELDS, Broadcast, HandCache, StateStream
 from ohhell.views import SeatView, seat_view, seat_views
 
 SHORT_HAND = ("index", "dealer", "size", "trump", "turn_up", "bids", "tricks", "scores", "totals")

@@ -16,7 +16,7 @@ from wsclient import Client, create_table, join_table
 from conftest import LiveServer, run_async, start_server
 from ohhell.actions import Action, action_to_json
 from ohhell.bots import Bot, make_bot, strongest_bot
-from ohhell.server.live import tables
+from ohhell.server.live import manager as tables_manager
 from ohhell.server.storage.store import Store
 from ohhell.views import SeatView
 
@@ -200,7 +200,7 @@ def test_a_timed_out_turn_is_played_as_the_strongest_bot_would(tmp_path: Path, m
         made.append((spec, seed, bot))
         return bot
 
-    monkeypatch.setattr(tables, "make_bot", recording_make_bot)
+    monkeypatch.setattr(tables_manager, "make_bot", recording_make_bot)
     live = start_server(f"sqlite:///{tmp_path / 'timeout.db'}")
     try:
         async def scenario() -> None:

@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from conftest import LiveServer
-from ohhell.server.live.tables import LiveTable, TableManager
+from ohhell.server.live.manager import TableManager
+from ohhell.server.live.owner import LiveTable
 from ohhell.server.storage.store import StoreError
 from ohhell.server.wire.protocol import ProtocolError
 

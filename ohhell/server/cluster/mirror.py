@@ -19,35 +19,44 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections import deque
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
 
 from ohhell.fairness import FairTable
 from ohhell.rules import Rules
-from ohhell.server.live.tables import (
-    CHAT_KEPT,
-    PLAYING,
-    Connection,
-    Seat,
-    Sender,
-    TableRoom,
-    TableSettings,
-)
+from ohhell.server.cluster.messages import Answer, Command, Joined, Told, Update
+from ohhell.server.live.chat import CHAT_KEPT
+from ohhell.server.live.room import Site, TableRoom
+from ohhell.server.live.seats import Seat, TableSettings
+from ohhell.server.live.subscriber import Sender, Subscriber
+from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage.store import ChatLine, SeatRow
 from ohhell.server.wire.protocol import ClientMessage
 
-if TYPE_CHECKING:
-    from ohhell.server.live.tables import TableManager
-
 log = logging.getLogger("ohhell.server.cluster.mirror")
+
+
+class Forwarder(Protocol):
+    """What a copy needs to reach its table's owner (:class:`ohhell.server.cluster.node.Cluster`)."""
+
+    async def forward(self, mirror: TableMirror, command: Command) -> Answer:
+        """Send a connection's request to the owner; its answer (a refusal is raised)."""
+
+    def report_presence(self, mirror: TableMirror, watching: bool = True) -> None:
+        """Tell the owner how many connections this process holds to the table."""
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coroutine`` as a task of the cluster's (its failure is logged)."""
 
 
 class TableMirror(TableRoom):
     """A table owned by another process (see the module docstring)."""
 
-    def __init__(self, manager: TableManager, code: str, rules: Rules, settings: TableSettings,
-                 seats: Sequence[Seat], status: str, created: float, owner: str) -> None:
-        super().__init__(manager, code, rules, settings, seats, status, created)
+    def __init__(self, site: Site, forwarder: Forwarder, code: str, rules: Rules, settings: TableSettings,
+                 seats: Sequence[Seat], status: TableStatus, created: float, owner: str) -> None:
+        super().__init__(site, code, rules, settings, seats, status, created)
+        self.forwarder = forwarder
         self.owner = owner
         """The owner's process id."""
         self.info: dict[str, Any] = {}
@@ -57,6 +66,9 @@ class TableMirror(TableRoom):
         self.catching_up = asyncio.Lock()
         self.created_here = asyncio.get_running_loop().time()
         self.idle_since: float | None = None
+        self._events: deque[Update | Told] = deque()
+        """The owner's events not delivered yet, in the order it published them."""
+        self._delivering: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ reading
 
@@ -84,7 +96,7 @@ class TableMirror(TableRoom):
 
     # ------------------------------------------------------------------ connections
 
-    async def attach(self, conn: Connection, token: str | None, name: str | None = None,
+    async def attach(self, conn: Subscriber, token: str | None, name: str | None = None,
                      message_id: Any = None) -> None:
         seat = self.seat_of_token(token) if token else None
         if token and seat is None:  # a seat taken a moment ago, whose news is still on its way: look
@@ -94,51 +106,76 @@ class TableMirror(TableRoom):
         self.idle_since = None
         self.welcome(conn)
         self.broadcast()
-        cluster = self.manager.cluster
-        if cluster is not None:
-            cluster.report_presence(self)
+        self.forwarder.report_presence(self)
 
-    def detach(self, conn: Connection) -> None:
+    def detach(self, conn: Subscriber) -> None:
         conn.close()
         self.connections.discard(conn)
         if conn.seat is not None:
             self.seats[conn.seat].connections.discard(conn)
         if not self.connections:
             self.idle_since = asyncio.get_running_loop().time()
-        cluster = self.manager.cluster
-        if cluster is not None and not self.closed:
-            cluster.report_presence(self)
+        if not self.closed:
+            self.forwarder.report_presence(self)
 
     def close(self) -> None:
         self.closed = True
+        self._events.clear()
+        if self._delivering is not None:
+            self._delivering.cancel()
         for conn in list(self.connections):
             conn.close()
 
     # ------------------------------------------------------------------ the owner's changes
 
-    async def update(self, event: dict[str, Any]) -> None:
+    def receive(self, event: Update | Told) -> None:
+        """An event the owner published (``update``: a change; ``message``: a message for every
+        connection), delivered after every event before it: one queue per table, so a message
+        never overtakes the change it follows (a hand's seed would reach a connection still
+        shown the hand's last trick unplayed; an update may wait for the database)."""
+        self.heard = asyncio.get_running_loop().time()
+        self._events.append(event)
+        if self._delivering is None or self._delivering.done():
+            self._delivering = asyncio.get_running_loop().create_task(self._deliver())
+
+    async def settled(self) -> None:
+        """Wait until every event received so far is delivered."""
+        while self._delivering is not None and not self._delivering.done():
+            await asyncio.shield(self._delivering)
+
+    async def _deliver(self) -> None:
+        while self._events and not self.closed:
+            event = self._events.popleft()
+            try:
+                if isinstance(event, Told):
+                    self.message(event.message)
+                else:
+                    await self.update(event)
+            except Exception:  # one bad event must not stop the table's others
+                log.exception("table %s: an event of the owner could not be delivered", self.code)
+
+    async def update(self, event: Update) -> None:
         """Apply a change the owner published: new actions (only committed ones), the table's
         information, its seats, settings and status."""
         self.heard = asyncio.get_running_loop().time()
         async with self.catching_up:
-            first, actions = int(event.get("from", self.version)), event.get("actions") or []
+            first = event.first if event.first is not None else self.version
+            actions = event.actions
             if first > self.version:  # a change did not arrive: read what was missed
                 await self.catch_up()
             skip = self.version - first
             if 0 <= skip < len(actions):
                 self.replay(actions[skip:])
-            target = event.get("to")
-            if isinstance(target, int) and target > self.version:
+            if event.to is not None and event.to > self.version:
                 await self.catch_up()
-        seats = event.get("seats")
-        if isinstance(seats, list):
-            self.set_seats([SeatRow(*row) for row in seats])
-        if "settings" in event:
-            self.settings = TableSettings.from_json(event["settings"])
-        if "status" in event:
-            self.status = str(event["status"])
-        if isinstance(event.get("info"), dict):
-            self.info = event["info"]
+        if event.seats is not None:
+            self.set_seats(event.seats)
+        if event.settings is not None:
+            self.settings = TableSettings.from_json(event.settings)
+        if event.status is not None:
+            self.status = TableStatus(event.status)
+        if event.info is not None:
+            self.info = event.info
         self.broadcast()
 
     async def catch_up(self) -> None:
@@ -150,7 +187,7 @@ class TableMirror(TableRoom):
             self.replay(found)
         row = await asyncio.to_thread(self.store.load_table_row, self.code)
         if row is not None:
-            self.status, self.settings = row.status, TableSettings.from_json(row.settings)
+            self.status, self.settings = TableStatus(row.status), TableSettings.from_json(row.settings)
         await self.reload_seats()
 
     async def reload_seats(self) -> None:
@@ -159,8 +196,7 @@ class TableMirror(TableRoom):
 
     def set_seats(self, rows: Sequence[SeatRow]) -> None:
         for row in rows:
-            place = self.seats[row.seat]
-            place.kind, place.bot_level, place.name, place.token_hash = row.kind, row.bot, row.name, row.token_hash
+            self.seats[row.seat].set_row(row)
 
     def message(self, message: dict[str, Any]) -> None:
         """A message for every connection that the owner sent to all (chat, reaction, moved)."""
@@ -176,20 +212,18 @@ class TableMirror(TableRoom):
 
     @property
     def playing(self) -> bool:
-        return self.status == PLAYING
+        return self.status == TableStatus.PLAYING
 
     # ------------------------------------------------------------------ asking the owner
 
     async def act(self, conn: Sender, message: ClientMessage) -> None:
-        await self._ask(conn, "act", {"data": dict(message.data)}, message.message_id)
+        await self._ask(conn, "act", dict(message.data), message.message_id)
 
     async def say(self, conn: Sender, text: str, message_id: Any = None) -> None:
         await self._ask(conn, "chat", {"text": text}, message_id)
 
     def react(self, conn: Sender, reaction: str, message_id: Any = None) -> None:
-        cluster = self.manager.cluster
-        if cluster is not None:
-            cluster.spawn(self._ask(conn, "react", {"reaction": reaction}, message_id, answer=False))
+        self.forwarder.spawn(self._ask(conn, "react", {"reaction": reaction}, message_id))
 
     async def start(self, conn: Sender | None, message_id: Any = None) -> None:
         assert conn is not None
@@ -214,15 +248,12 @@ class TableMirror(TableRoom):
         return FairTable.from_json(stored).annotate(record, self.state)
 
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
-        cluster = self.manager.cluster
-        assert cluster is not None
-        answer = await cluster.forward(self, {"op": "join", "name": name, "seat": seat_wanted})
-        return int(answer["seat"]), str(answer["token"])
+        answer = await self.forwarder.forward(self, Command(self.code, "join", None, "en", None, None,
+                                                            {"name": name, "seat": seat_wanted}))
+        assert isinstance(answer, Joined), answer
+        return answer.seat, answer.token
 
-    async def _ask(self, conn: Sender, op: str, fields: dict[str, Any], message_id: Any,
-                   answer: bool = True) -> None:
+    async def _ask(self, conn: Sender, op: str, data: dict[str, Any], message_id: Any) -> None:
         """Forward a connection's request to the owner; its refusal is raised here."""
-        cluster = self.manager.cluster
-        assert cluster is not None
-        await cluster.forward(self, {"op": op, "seat": conn.seat, "language": conn.language, "name": conn.name,
-                                     "id": message_id, **fields}, answer=answer)
+        await self.forwarder.forward(self, Command(self.code, op, conn.seat, conn.language, conn.name, message_id,
+                                                   data))

@@ -2,11 +2,12 @@
 
 ``ohhell serve --database postgresql://… --broker redis://…`` may run as any number of
 processes behind a load balancer without sticky sessions. This module is the glue between a
-process's :class:`~ohhell.server.live.tables.TableManager` and the others (see docs/architecture.md):
+process's :class:`~ohhell.server.live.manager.TableManager` and the others: it implements
+:class:`ohhell.server.live.peers.Peers` (see docs/architecture.md):
 
 * **Ownership.** The first process a table is asked of takes its lease in Redis and a new
   fencing token in the database (:meth:`Store.take_fence`), loads it and runs it: the
-  :class:`~ohhell.server.live.tables.LiveTable`, with its timers and bots. Any other process with a
+  :class:`~ohhell.server.live.owner.LiveTable`, with its timers and bots. Any other process with a
   connection to it keeps a :class:`~ohhell.server.cluster.mirror.TableMirror`. The owner renews its
   leases every second; a lease it lost (it was paused, Redis forgot it) makes it let the table
   go — and if it did not notice, the database refuses its writes (the fencing token).
@@ -27,32 +28,42 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ohhell.actions import action_to_json
 from ohhell.errors import OhHellError
 from ohhell.server.cluster.broker import Broker, BrokerError
-from ohhell.server.cluster.mirror import TableMirror
-from ohhell.server.live.tables import (
-    FINISHED,
-    Asker,
-    LiveTable,
-    Seat,
-    TableRoom,
-    TableSettings,
-    chat_text,
-    check_reaction,
+from ohhell.server.cluster.messages import (
+    Answer,
+    Beat,
+    Command,
+    Done,
+    Failed,
+    Gone,
+    Joined,
+    Presence,
+    Sync,
+    TableEvent,
+    Told,
+    Update,
+    answer_from_json,
+    event_from_json,
+    request_from_json,
 )
+from ohhell.server.cluster.mirror import TableMirror
+from ohhell.server.live import commands
+from ohhell.server.live.manager import TableManager
+from ohhell.server.live.owner import LiveTable
+from ohhell.server.live.room import TableRoom
+from ohhell.server.live.seats import Seat, TableSettings
+from ohhell.server.live.subscriber import Asker
 from ohhell.server.metrics import METRICS
+from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage.store import StoreError
 from ohhell.server.texts import speaking
 from ohhell.server.wire.protocol import ClientMessage, ProtocolError
-
-if TYPE_CHECKING:
-    from ohhell.server.live.tables import TableManager
 
 log = logging.getLogger("ohhell.server.cluster.node")
 
@@ -70,17 +81,21 @@ MIRROR_KEPT: Final = 30.0
 
 
 class Cluster:
-    """This process's part in a site of several processes (see the module docstring)."""
+    """This process's part in a site of several processes (see the module docstring): the
+    :class:`~ohhell.server.live.peers.Peers` of its :class:`~ohhell.server.live.manager.TableManager`,
+    and the :class:`~ohhell.server.cluster.mirror.Forwarder` of its mirrors."""
 
     def __init__(self, manager: TableManager, broker: Broker) -> None:
         self.manager = manager
         self.broker = broker
         self.store = manager.store
-        self._outgoing: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.mirrors: dict[str, TableMirror] = {}
+        """The tables other processes own that this one keeps a copy of (for its connections)."""
+        self._outgoing: asyncio.Queue[tuple[str, TableEvent]] = asyncio.Queue()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._published: dict[str, int] = {}
         """The version each owned table last published."""
-        self._meta_published: dict[str, dict[str, Any]] = {}
+        self._meta_published: dict[str, tuple[TableStatus, dict[str, Any], list[Any]]] = {}
         """The seats, settings and status each owned table last published."""
         broker.on_event = self._event
         broker.on_request = self._request
@@ -96,7 +111,9 @@ class Cluster:
         log.info("process %s joined the site through %s", self.broker.process, _safe_url(self.broker.url))
 
     async def close(self) -> None:
-        for code in list(self.manager.tables):
+        for mirror in list(self.mirrors.values()):
+            mirror.close()
+        for code in self.manager.owned_tables():
             await self.broker.release(code)
         for task in list(self._tasks):
             task.cancel()
@@ -112,11 +129,42 @@ class Cluster:
         if not task.cancelled() and task.exception() is not None:
             log.error("a cluster task failed", exc_info=task.exception())
 
+    # ------------------------------------------------------------------ Peers
+
+    @property
+    def process(self) -> str | None:
+        return self.broker.process
+
+    @property
+    def resumes_at_start(self) -> bool:
+        return False  # a table is brought back by the first process someone asks it of
+
+    async def claim(self, code: str) -> int | None:
+        if not await self.broker.acquire(code):
+            raise StoreError(f"table {code}: its lease is taken")
+        return await self.store.take_fence(code)
+
+    def changed(self, table: TableRoom, info: dict[str, Any]) -> None:
+        self.publish_update(table, info)
+
+    def told(self, table: TableRoom, message: dict[str, Any]) -> None:
+        self.publish(table.code, Told(message))
+
+    def let_go(self, table: TableRoom) -> None:
+        """Stop owning ``table`` (another process owns it, or it is unloaded)."""
+        self._published.pop(table.code, None)
+        self._meta_published.pop(table.code, None)
+        self.spawn(self.broker.release(table.code))
+        self.publish(table.code, Gone())
+
     # ------------------------------------------------------------------ opening a table
 
     async def open(self, code: str) -> TableRoom | None:
         """The table ``code`` in this process: owned (if nobody else holds its lease) or a mirror
         of its owner's; ``None`` if there is no such table."""
+        mirror = self.mirrors.get(code)
+        if mirror is not None:
+            return mirror
         if not await asyncio.to_thread(self.store.table_exists, code):
             return None
         for _attempt in range(20):
@@ -124,9 +172,9 @@ class Cluster:
                 return await self._own(code)
             owner = await self.broker.owner(code)
             if owner is not None:
-                mirror = await self._mirror(code, owner)
-                if mirror is not None:
-                    return mirror
+                found = await self._mirror(code, owner)
+                if found is not None:
+                    return found
             await asyncio.sleep(0.05)
         raise StoreError(f"table {code}: could not reach its owner")
 
@@ -142,14 +190,9 @@ class Cluster:
         if item is None:
             await self.broker.release(code)
             return None
-        table = self.manager.rebuild(item, fence)
-        if table.status == FINISHED and item.row.status != FINISHED:
-            # The owner before stopped between the last action's commit and the status's.
-            await self.store.set_status(code, FINISHED, fence=fence)
-        self.manager.tables[code] = table
+        table = self.manager.bring_back(item, fence)
         self._published[code] = table.version
-        table.replan()
-        self.manager.maybe_unload(table)
+        await self.manager.settle(table, item)
         log.info("table %s: owned here (fencing token %d)", code, fence)
         return table
 
@@ -160,54 +203,56 @@ class Cluster:
         if item is None:
             await self.broker.unwatch(code)
             return None
-        rows = item.seats
-        seats = [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in rows]
-        mirror = TableMirror(self.manager, code, self.manager.rules_of(item), TableSettings.from_json(
-            item.row.settings), seats, item.row.status, item.row.created, owner)
+        mirror = TableMirror(self.manager, self, code, self.manager.rules_of(item),
+                             TableSettings.from_json(item.row.settings), [Seat.from_row(row) for row in item.seats],
+                             TableStatus(item.row.status), item.row.created, owner)
         mirror.replay(item.actions)
         mirror.chat = item.chat
         mirror.chat_count = item.chat[-1].id + 1 if item.chat else 0
         try:
-            answer = await self.broker.request(owner, {"op": "sync", "code": code}, timeout=3.0)
+            answer = answer_from_json(await self.broker.request(owner, Sync(code).to_json(), timeout=3.0))
         except BrokerError:
             await self.broker.unwatch(code)
             return None
-        if answer.get("error"):
+        if not isinstance(answer, Update):
             await self.broker.unwatch(code)
             return None
-        self.manager.mirrors[code] = mirror
+        mirror.receive(answer)  # first in the table's queue: the events after it follow
+        self.mirrors[code] = mirror
+        self.manager.keep_copy(mirror)
         self.report_presence(mirror)  # from now on the owner publishes every change to this process
-        await mirror.update(answer)
+        await mirror.settled()
         return mirror
 
     # ------------------------------------------------------------------ owner → mirrors
 
-    def publish_update(self, table: LiveTable, info: dict[str, Any] | None = None) -> None:
+    def publish_update(self, table: TableRoom, info: dict[str, Any] | None = None) -> None:
         """Tell the mirrors of ``table`` what changed: the actions committed since the last
         telling, the table's information, and its seats, settings and status when they changed
         (called after every committed change)."""
         first = self._published.get(table.code, table.version)
         history = table.state.history
-        event: dict[str, Any] = {"t": "update", "from": first, "to": table.version,
-                                 "info": info if info is not None else table.public_info(),
-                                 "actions": [action_to_json(a) for a in history[first:]]}
         meta = self._meta(table)
-        if meta != self._meta_published.get(table.code):
-            event.update(meta)
+        changed = meta != self._meta_published.get(table.code)
+        if changed:
             self._meta_published[table.code] = meta
         self._published[table.code] = table.version
-        self._outgoing.put_nowait((table.code, event))
+        self.publish(table.code, self._update(table, first, info, list(history[first:]), with_meta=changed))
 
     @staticmethod
-    def _meta(table: LiveTable) -> dict[str, Any]:
-        return {"status": table.status, "settings": table.settings.to_json(),
-                "seats": [dataclasses.astuple(seat.row()) for seat in table.seats]}
+    def _meta(table: TableRoom) -> tuple[TableStatus, dict[str, Any], list[Any]]:
+        return table.status, table.settings.to_json(), [seat.row() for seat in table.seats]
 
-    def publish(self, table: LiveTable, event: dict[str, Any]) -> None:
-        self._outgoing.put_nowait((table.code, event))
+    @staticmethod
+    def _update(table: TableRoom, first: int, info: dict[str, Any] | None, actions: list[Any],
+                with_meta: bool) -> Update:
+        return Update(first, table.version, info if info is not None else table.public_info(),
+                      [action_to_json(a) for a in actions],
+                      table.status if with_meta else None, table.settings.to_json() if with_meta else None,
+                      [seat.row() for seat in table.seats] if with_meta else None)
 
-    def _snapshot(self, table: LiveTable) -> dict[str, Any]:
-        return {"to": table.version, "info": table.public_info(), **self._meta(table)}
+    def publish(self, code: str, event: TableEvent) -> None:
+        self._outgoing.put_nowait((code, event))
 
     async def _publisher(self) -> None:
         """Publish the owners' events in order (every mirror hears a table's changes in the
@@ -217,114 +262,92 @@ class Cluster:
             while not self._outgoing.empty():
                 batch.append(self._outgoing.get_nowait())
             try:
-                await self.broker.publish_many(batch)
+                await self.broker.publish_many([(code, event.to_json()) for code, event in batch])
                 METRICS.published.inc(len(batch))
             except Exception as error:  # the mirrors catch up from the database later
                 log.warning("could not publish %d changes (%s)", len(batch), error)
 
     # ------------------------------------------------------------------ mirrors → owner
 
-    async def forward(self, mirror: TableMirror, request: dict[str, Any], answer: bool = True) -> dict[str, Any]:
+    async def forward(self, mirror: TableMirror, command: Command) -> Answer:
         """Send a connection's request to the table's owner and return its answer; the owner's
         refusal is raised as the error it would have sent. If the owner is gone, take the table
         over and do it here."""
-        request = {**request, "code": mirror.code}
         for _attempt in range(3):
             try:
                 started = asyncio.get_running_loop().time()
-                found = await self.broker.request(mirror.owner, request, timeout=5.0)
+                found = answer_from_json(await self.broker.request(mirror.owner, command.to_json(), timeout=5.0))
                 METRICS.forward_latency.observe(asyncio.get_running_loop().time() - started)
             except BrokerError:
-                found = {"error": {"kind": "gone"}}
-            error = found.get("error")
-            if not error:
+                found = Failed("gone")
+            if not isinstance(found, Failed):
                 return found
-            kind = error.get("kind")
-            if kind == "protocol":
-                raise ProtocolError(error["code"], error.get("detail"), request.get("id"))
-            if kind == "refused":
-                raise OhHellError(str(error.get("message")))
+            if found.kind == "protocol":
+                raise ProtocolError(found.code or "storage", found.detail, command.id)
+            if found.kind == "refused":
+                raise OhHellError(str(found.message))
             # The owner is gone or is no longer the owner: find the table's owner now.
             if await self._take_over_if_free(mirror):
                 break
             owner = await self.broker.owner(mirror.code)
             if owner is not None:
                 mirror.owner = owner
-        raise ProtocolError("storage", message_id=request.get("id"))
+        raise ProtocolError("storage", message_id=command.id)
 
-    async def _request(self, request: dict[str, Any]) -> dict[str, Any] | None:
+    async def _request(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """Answer another process's request about a table this process owns."""
-        op, code = request.get("op"), str(request.get("code"))
-        table = self.manager.tables.get(code)
-        if op == "presence":
+        request = request_from_json(data)
+        table = self.manager.owned(request.code)
+        if isinstance(request, Presence):
             if table is not None:
-                table.presence(str(request["from"]), {int(k): int(v) for k, v in request["seats"].items()},
-                               int(request["spectators"]), asyncio.get_running_loop().time() + PRESENCE_HOLDS,
-                               watching=bool(request.get("watching", True)))
+                table.presence(str(data.get("from")), request.seats, request.spectators,
+                               asyncio.get_running_loop().time() + PRESENCE_HOLDS, watching=request.watching)
             return None
         if table is None or table.closed:
-            return {"error": {"kind": "not-owner"}}
-        if op == "sync":
-            return {"from": table.version, "actions": [], **self._snapshot(table)}  # everything, for a new copy
-        sender = Asker(request.get("seat"), str(request.get("language") or "en"), request.get("name"))
-        message_id = request.get("id")
+            return Failed("not-owner").to_json()
+        if isinstance(request, Sync):  # everything, for a new copy
+            return self._update(table, table.version, None, [], with_meta=True).to_json()
+        return (await self._perform(table, request)).to_json()
+
+    @staticmethod
+    async def _perform(table: LiveTable, command: Command) -> Done | Joined | Failed:
+        """Carry out a command another process forwarded (:func:`ohhell.server.live.commands.perform`)."""
+        sender = Asker(command.seat, command.language, command.name)
         try:
             with speaking(sender.language):
-                if op == "act":
-                    await table.act(sender, ClientMessage("act", request["data"], message_id))
-                elif op == "chat":
-                    await table.say(sender, chat_text(request.get("text"), message_id), message_id)
-                elif op == "react":
-                    table.react(sender, check_reaction(request.get("reaction"), message_id), message_id)
-                elif op == "start":
-                    await table.start(sender, message_id)
-                elif op == "back":
-                    await table.back(sender, message_id)
-                elif op == "rematch":
-                    await table.rematch(sender, message_id)
-                elif op == "contribute":
-                    await table.contribute(sender, request.get("hand"), request.get("value"), message_id)
-                elif op == "join":
-                    seat, token = await table.join(str(request["name"]), request.get("seat"))
-                    return {"seat": seat, "token": token}
-                else:
-                    return {"error": {"kind": "protocol", "code": "unknown-type"}}
+                joined = await commands.perform(table, sender, ClientMessage(command.op, command.data, command.id))
         except ProtocolError as error:
-            return {"error": {"kind": "protocol", "code": error.code, "detail": error.detail}}
+            return Failed("protocol", code=error.code, detail=error.detail)
         except OhHellError as error:
-            return {"error": {"kind": "refused", "message": str(error)}}
+            return Failed("refused", message=str(error))
         except StoreError:
-            return {"error": {"kind": "protocol", "code": "storage"}}
-        return {"ok": True}
+            return Failed("protocol", code="storage")
+        return Joined(joined.seat, joined.token) if joined is not None else Done()
 
     def report_presence(self, mirror: TableMirror, watching: bool = True) -> None:
         """Tell the owner that this process keeps a copy of ``mirror``'s table (so every change
         is published to it) and how many connections it holds to it."""
         seats, spectators = mirror.presence()
-        self.spawn(self._send_presence(mirror.owner, mirror.code, seats, spectators, watching))
+        self.spawn(self._send_presence(mirror.owner, Presence(mirror.code, seats, spectators, watching)))
 
-    async def _send_presence(self, owner: str, code: str, seats: dict[int, int], spectators: int,
-                             watching: bool) -> None:
+    async def _send_presence(self, owner: str, presence: Presence) -> None:
         with contextlib.suppress(Exception):
-            await self.broker.send(owner, {"op": "presence", "code": code, "spectators": spectators,
-                                           "seats": {str(k): v for k, v in seats.items()}, "watching": watching})
+            await self.broker.send(owner, presence.to_json())
 
     # ------------------------------------------------------------------ events
 
-    def _event(self, code: str, event: dict[str, Any]) -> None:
-        mirror = self.manager.mirrors.get(code)
+    def _event(self, code: str, data: dict[str, Any]) -> None:
+        mirror = self.mirrors.get(code)
         if mirror is None:
             return
-        kind = event.get("t")
-        if kind == "update":
-            self.spawn(mirror.update(event))
-        elif kind == "message":
-            mirror.message(event["message"])
-        elif kind == "beat":
+        event = event_from_json(data)
+        if isinstance(event, (Update, Told)):
+            mirror.receive(event)
+        elif isinstance(event, Beat):
             mirror.heard = asyncio.get_running_loop().time()
-            if int(event.get("to", 0)) > mirror.version:
-                self.spawn(mirror.update({"to": event["to"]}))
-        elif kind == "gone":  # the owner let the table go: look at the lease at the next beat
+            if event.to > mirror.version:
+                mirror.receive(Update(to=event.to))
+        elif isinstance(event, Gone):  # the owner let the table go: look at the lease at the next beat
             if mirror.connections:
                 mirror.heard = 0.0
             else:
@@ -332,8 +355,8 @@ class Cluster:
 
     def _reconnected(self) -> None:
         """The link to Redis is back: messages may have been lost; every mirror catches up."""
-        for mirror in list(self.manager.mirrors.values()):
-            self.spawn(mirror.update({"to": 1 << 60}))
+        for mirror in list(self.mirrors.values()):
+            mirror.receive(Update(to=1 << 60))
             self.report_presence(mirror)
 
     # ------------------------------------------------------------------ every second
@@ -355,13 +378,13 @@ class Cluster:
         """Run the tables that play with nobody connected (a duplicate event's tables of bots)
         whose owner is gone: nobody would come and ask for them."""
         for code in await asyncio.to_thread(self.store.unattended_tables):
-            if code in self.manager.tables or code in self.manager.mirrors:
+            if self.manager.owned(code) is not None or code in self.mirrors:
                 continue  # run here already, or watched here (a mirror takes over by itself)
             if await self.broker.owner(code) is None and await self.broker.acquire(code):
                 await self._own(code)
 
     async def _renew(self) -> None:
-        owned = dict(self.manager.tables)
+        owned = self.manager.owned_tables()
         if not owned:
             return
         kept = await self.broker.renew(list(owned))
@@ -381,11 +404,11 @@ class Cluster:
                 continue
             table.expire_presence(now)
             if table.remote:
-                self.publish(table, {"t": "beat", "to": table.version})
+                self.publish(code, Beat(table.version))
 
     async def _watch_mirrors(self) -> None:
         now = asyncio.get_running_loop().time()
-        for mirror in list(self.manager.mirrors.values()):
+        for mirror in list(self.mirrors.values()):
             if not mirror.connections and now - (mirror.idle_since or mirror.created_here) > MIRROR_KEPT:
                 self.drop_mirror(mirror)
                 continue
@@ -410,18 +433,12 @@ class Cluster:
         return table is not None
 
     def drop_mirror(self, mirror: TableMirror) -> None:
-        if self.manager.mirrors.get(mirror.code) is mirror:
-            del self.manager.mirrors[mirror.code]
+        if self.mirrors.get(mirror.code) is mirror:
+            del self.mirrors[mirror.code]
+            self.manager.forget_copy(mirror)
             self.report_presence(mirror, watching=False)
         mirror.close()
         self.spawn(self.broker.unwatch(mirror.code))
-
-    def let_go(self, table: LiveTable) -> None:
-        """Stop owning ``table`` (another process owns it, or it is unloaded)."""
-        self._published.pop(table.code, None)
-        self._meta_published.pop(table.code, None)
-        self.spawn(self.broker.release(table.code))
-        self.publish(table, {"t": "gone"})
 
 
 def _safe_url(url: str) -> str:

@@ -21,7 +21,8 @@ class TableStatus(StrEnum):
 
 
 class SeatKind(StrEnum):
-    """Who holds a seat: a person (guest or account) or one of the server's bots."""
+    """Who holds a seat: a person (guest or account), one of the server's bots, or nobody yet (open)."""
 
     HUMAN = "human"
     BOT = "bot"
+    OPEN = "open"
