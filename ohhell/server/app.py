@@ -55,6 +55,7 @@ from ohhell.server.live.tables import (
 from ohhell.server.metrics import METRICS
 from ohhell.server.storage.store import Store, StoreError
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
+from ohhell.server.web.http import RequestLanguage
 from ohhell.server.web.routes import accounts as accounts_api
 from ohhell.server.web.security import SecurityHeadersMiddleware, allowed_origin
 from ohhell.server.web.sheets import SheetService, sheet_json
@@ -778,7 +779,8 @@ class _App(Starlette):
     """Starlette with the security headers as the outermost layer: a middleware given to
     ``Starlette(middleware=...)`` sits *inside* its ``ServerErrorMiddleware``, so the 500 answer
     to an unhandled exception would go out without them. Wrapping the whole stack gives every
-    HTTP answer the headers, that one included."""
+    HTTP answer the headers, that one included. Inside them, every request is answered in its
+    own language (:class:`~ohhell.server.web.http.RequestLanguage`), its error pages too."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeadersMiddleware(super().build_middleware_stack())
+        return SecurityHeadersMiddleware(RequestLanguage(super().build_middleware_stack()))
