@@ -19,6 +19,11 @@ The pieces, each in its own module:
   :class:`~ohhell.scorekeeper.ScoreSheet` implementation, stored in the database).
 * :mod:`ohhell.server.texts` — every text of the web client, served per language from the
   gettext catalogs.
-* :mod:`ohhell.server.app` — the Starlette application: pages, the HTTP API, the WebSocket.
+* :mod:`ohhell.server.web` — the HTTP side: :mod:`~ohhell.server.web.site` (what the app holds while
+  it runs), :mod:`~ohhell.server.web.http` (what every route shares: the site, the request's
+  language, its JSON body), :mod:`~ohhell.server.web.forms` (names, rules, timers), and
+  ``web/routes/{pages,tables,sheets,ops,accounts,events}.py``, each with its ``ROUTES``.
+* :mod:`ohhell.server.app` — the composition root: builds the site and serves every routes
+  module's ``ROUTES`` and the WebSocket.
 * :mod:`ohhell.server.cli` — the ``ohhell serve`` command.
 """

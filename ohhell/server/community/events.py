@@ -43,7 +43,9 @@ from ohhell.server.community import fair_pool
 from ohhell.server.community.accounts import AccountError
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
-from ohhell.server.community.service import rebuild_state
+from ohhell.server.community.replay import rebuild_state
+from ohhell.server.live.tables import token_hash
+from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.store import Store, metadata
 
 MAX_TABLES: Final = 16
@@ -193,6 +195,13 @@ class EventService:
             return None
         return await self.read(lambda conn: self.load_sync(conn, event_id))  # type: ignore[no-any-return]
 
+    async def holds_seat(self, code: str, seat: int, token: str) -> bool:
+        """Whether ``token`` is the one of ``seat`` at the event's table ``code`` (as stored)."""
+        stored = await asyncio.to_thread(self.store.load_table, code)
+        holder = next((row for row in stored.seats if row.seat == seat), None) if stored is not None else None
+        return holder is not None and holder.token_hash is not None \
+            and secrets.compare_digest(holder.token_hash, token_hash(token))
+
     async def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         def call(conn: Connection) -> list[dict[str, Any]]:
             query = select(events.c.id, events.c.name, events.c.created, events.c.rules).order_by(
@@ -217,7 +226,7 @@ class EventService:
             state = await asyncio.to_thread(rebuild_state, item)
             out.append(TableProgress(index, code, state, [seat.name for seat in item.seats],
                                      [seat.kind for seat in item.seats], [seat.bot for seat in item.seats],
-                                     stored_finished=item.row.status == "finished"))
+                                     stored_finished=item.row.status == TableStatus.FINISHED))
         return out
 
     @staticmethod
@@ -267,8 +276,8 @@ class EventService:
         for t in tables:
             for seat in range(players):
                 kind = t.kinds[seat] if seat < len(t.kinds) else OPEN
-                rows.append({"table": t.index, "seat": seat, "name": t.names[seat] if kind == "human" else None,
-                             "kind": kind, "bot": t.bots[seat] if kind == "bot" else None,
+                rows.append({"table": t.index, "seat": seat, "name": t.names[seat] if kind == SeatKind.HUMAN else None,
+                             "kind": kind, "bot": t.bots[seat] if kind == SeatKind.BOT else None,
                              "matchpoints": points[t.index, seat], "most": most[t.index, seat],
                              "percent": percentage(points[t.index, seat], most[t.index, seat]),
                              "total": totals[t.index, seat]})
@@ -285,8 +294,10 @@ class EventService:
             "tables": [{"table": t.index, "hands_done": t.hands_done, "over": t.over,
                         "seats": [{"seat": seat, "plan": event.seats[t.index][seat],
                                    "kind": t.kinds[seat] if seat < len(t.kinds) else OPEN,
-                                   "name": t.names[seat] if seat < len(t.kinds) and t.kinds[seat] == "human" else None,
-                                   "bot": t.bots[seat] if seat < len(t.kinds) and t.kinds[seat] == "bot" else None}
+                                   "name": t.names[seat] if seat < len(t.kinds)
+                                   and t.kinds[seat] == SeatKind.HUMAN else None,
+                                   "bot": t.bots[seat] if seat < len(t.kinds)
+                                   and t.kinds[seat] == SeatKind.BOT else None}
                                   for seat in range(event.rules.players)]}
                        for t in tables],
             "standings": self.standings(event, tables),

@@ -18,13 +18,16 @@ from typing import Any, Protocol
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from ohhell.actions import action_from_json
-from ohhell.game import Game, State
+from ohhell.game import State
 from ohhell.rules import Rules
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
+from ohhell.server.community.daily import today
+from ohhell.server.community.events import event_tables
 from ohhell.server.community.ratings import Competitor, rate_game, rating_family
+from ohhell.server.community.replay import rebuild_state
 from ohhell.server.community.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
-from ohhell.server.storage.store import Store, StoredTable, game_tables
+from ohhell.server.storage.kinds import TableStatus
+from ohhell.server.storage.store import Store, game_tables
 
 log = logging.getLogger("ohhell.server.community.service")
 
@@ -50,14 +53,6 @@ def table_extra(table: TableLike) -> dict[str, Any]:
     """The extra settings of a table (``{"rated": true}``, ``{"event": …}``…), if it has any."""
     extra = getattr(table.settings, "extra", None)
     return extra if isinstance(extra, dict) else {}
-
-
-def rebuild_state(stored: StoredTable) -> State:
-    """The state a stored table's action log leads to."""
-    state = Game(Rules.from_json(stored.row.rules)).new_initial_state()
-    for data in stored.actions:
-        state.apply(action_from_json(data))
-    return state
 
 
 class Community:
@@ -142,7 +137,7 @@ class Community:
         died between the end of a game and its results). Returns how many were stored."""
         def call(conn: Connection) -> list[str]:
             query = select(game_tables.c.id).where(
-                game_tables.c.status == "finished",
+                game_tables.c.status == TableStatus.FINISHED,
                 game_tables.c.id.in_(select(seat_links.c.table_id)),
                 game_tables.c.id.not_in(select(game_results.c.table_id))).limit(limit)
             return [row.id for row in conn.execute(query)]
@@ -172,9 +167,6 @@ class Community:
     def lifted(self, conn: Connection, embargoes: set[str]) -> set[str]:
         """Which of these embargoes are over: a daily deal's day that has passed, a duplicate
         event every table of which has finished."""
-        from ohhell.server.community.daily import today
-        from ohhell.server.community.events import event_tables
-
         out = set()
         for embargo in embargoes:
             kind, _sep, key = embargo.partition(":")
@@ -184,9 +176,13 @@ class Community:
                 statuses = [row.status for row in conn.execute(
                     select(game_tables.c.status).join(event_tables, event_tables.c.code == game_tables.c.id)
                     .where(event_tables.c.event_id == key))]
-                if statuses and all(status == "finished" for status in statuses):
+                if statuses and all(status == TableStatus.FINISHED for status in statuses):
                     out.add(embargo)
         return out
+
+    async def is_lifted(self, embargo: str) -> bool:
+        """Whether one embargo is over (:meth:`lifted`), read in a thread."""
+        return bool(await self.read(lambda conn: embargo in self.lifted(conn, {embargo})))
 
     def public(self, conn: Connection, results: Sequence[SeatResult]) -> list[SeatResult]:
         """The results anyone may see: those whose event or day is over (see ``game_results``)."""
@@ -200,4 +196,4 @@ class Community:
                      .values(account_id=None, name=FORMER_PLAYER))
 
 
-__all__ = ["BOT", "HUMAN", "Community", "TableLike", "rebuild_state", "table_extra"]
+__all__ = ["BOT", "HUMAN", "Community", "TableLike", "table_extra"]
