@@ -34,9 +34,12 @@ expect it (Russian players write Т К Д В for A K Q J):
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import gettext as _gettext
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -54,8 +57,28 @@ RANK_CONTEXT: Final = "card rank"
 """The gettext context of the rank letters (``A K Q J``) and of the joker's short label."""
 
 _translations: dict[str, _gettext.NullTranslations] = {}
-_current: list[_gettext.NullTranslations] = [_gettext.NullTranslations()]
-_current_language: list[str] = ["en"]
+
+
+class _Speech:
+    """A language as :func:`_` needs it at hand: its code, its catalog, whether filled-in
+    numbers change the text's endings (Kyrgyz)."""
+
+    __slots__ = ("catalog", "kyrgyz", "language")
+
+    def __init__(self, language: str, catalog: _gettext.NullTranslations) -> None:
+        self.language = language
+        self.catalog = catalog
+        self.kyrgyz = language == "ky"
+
+
+# The language has two levels. The process default is what the command line and the terminal
+# apps choose (set_language); a scope (speaking) overrides it for one context only: a server
+# handles many requests at once on one thread, each request and connection in its own asyncio
+# task, and a task works on a copy of the context it was created in, so a language set in one
+# request's task is never seen by another's, even while it awaits. None: no scope, the default.
+_default_speech: list[_Speech] = [_Speech("en", _gettext.NullTranslations())]
+_scoped_speech: contextvars.ContextVar[_Speech | None] = contextvars.ContextVar("ohhell_language", default=None)
+_speeches: dict[str, _Speech] = {}
 
 
 def translations(language: str) -> _gettext.NullTranslations:
@@ -143,43 +166,89 @@ def language_from_environment() -> str:
     return "en"
 
 
+def _speech_of(language: str) -> _Speech:
+    found = _speeches.get(language)
+    if found is None:
+        found = _speeches[language] = _Speech(language, translations(language))
+    return found
+
+
 def set_language(language: str | None = None) -> str:
-    """Make ``language`` (or the environment's) the language of :func:`_`; returns it."""
+    """Make ``language`` (or the environment's) the language of :func:`_`; returns it.
+
+    This is the process's default, for the command line and the terminal apps: every context
+    without a language of its own (:func:`speaking`) speaks it. Called inside a
+    :func:`speaking` block, it changes that block's language too (until the block ends).
+    """
     chosen = normalize_language(language) if language else language_from_environment()
-    _current[0] = translations(chosen)
-    _current_language[0] = chosen
+    speech = _speech_of(chosen)
+    _default_speech[0] = speech
+    if _scoped_speech.get() is not None:
+        _scoped_speech.set(speech)
     return chosen
 
 
 def current_language() -> str:
-    """The language :func:`_` translates into now."""
-    return _current_language[0]
+    """The language :func:`_` translates into now (here: in this context)."""
+    return (_scoped_speech.get() or _default_speech[0]).language
+
+
+@contextlib.contextmanager
+def speaking(language: str, *, cards_as_seen: bool | None = None) -> Iterator[str]:
+    """Translate into ``language`` inside the block, in this context only (and in the tasks
+    created inside it, which copy the context); with ``cards_as_seen``, name cards that way
+    (:func:`show_cards_as_seen`) too. Other requests, connections and threads keep theirs,
+    even while this block awaits; the previous language comes back when it ends.
+
+    >>> set_language("en")
+    'en'
+    >>> with speaking("ru"):
+    ...     print(_("trump"), current_language())
+    козырь ru
+    >>> current_language()
+    'en'
+    """
+    chosen = normalize_language(language)
+    token = _scoped_speech.set(_speech_of(chosen))
+    cards_token = _scoped_cards_as_seen.set(cards_as_seen) if cards_as_seen is not None else None
+    try:
+        yield chosen
+    finally:
+        if cards_token is not None:
+            _scoped_cards_as_seen.reset(cards_token)
+        _scoped_speech.reset(token)
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _template(_current[0].gettext(message))
+    # The hottest function of the server (every message, every name): one context lookup, inlined.
+    speech = _scoped_speech.get() or _default_speech[0]
+    text = speech.catalog.gettext(message)
+    return KyrgyzText(text) if speech.kyrgyz else text
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """Translate a message whose form depends on ``count``."""
-    return _template(_current[0].ngettext(singular, plural, count))
+    speech = _scoped_speech.get() or _default_speech[0]
+    text = speech.catalog.ngettext(singular, plural, count)
+    return KyrgyzText(text) if speech.kyrgyz else text
 
 
 def pgettext(context: str, message: str) -> str:
     """Translate a short ``message`` whose meaning depends on ``context`` (``"card rank"``, ``"K"``)."""
-    return _current[0].pgettext(context, message)
+    return (_scoped_speech.get() or _default_speech[0]).catalog.pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     """:func:`ngettext` with a context."""
-    return _template(_current[0].npgettext(context, singular, plural, count))
+    speech = _scoped_speech.get() or _default_speech[0]
+    text = speech.catalog.npgettext(context, singular, plural, count)
+    return KyrgyzText(text) if speech.kyrgyz else text
 
 
-def _template(text: str) -> str:
-    """A translation as the code fills it: in Kyrgyz, a text that the filled-in numbers may
-    need other case endings for (:class:`KyrgyzText`)."""
-    return KyrgyzText(text) if _current_language[0] == "ky" else text
+def _catalog() -> _gettext.NullTranslations:
+    """The current language's catalog."""
+    return (_scoped_speech.get() or _default_speech[0]).catalog
 
 
 # ------------------------------------------------------------------ Kyrgyz case endings after numbers
@@ -329,7 +398,7 @@ def level_name(level: str, language: str | None = None) -> str:
     source = BOT_LEVEL_NAMES.get(level)
     if source is None:
         return level
-    catalog = translations(language) if language else _current[0]
+    catalog = translations(language) if language else _catalog()
     return catalog.gettext(source)
 
 
@@ -356,7 +425,7 @@ def rank_letters(language: str | None = None) -> tuple[str, ...]:
     >>> rank_letters("en")[-4:], rank_letters("ru")[-4:], rank_letters("bg")[-4:]
     (('J', 'Q', 'K', 'A'), ('В', 'Д', 'К', 'Т'), ('В', 'Д', 'П', 'А'))
     """
-    catalog = translations(language) if language else _current[0]
+    catalog = translations(language) if language else _catalog()
     # Literal contexts: the extractor needs them (the value is RANK_CONTEXT).
     courts = (
         catalog.pgettext("card rank", "J"),
@@ -369,7 +438,7 @@ def rank_letters(language: str | None = None) -> tuple[str, ...]:
 
 def joker_label(language: str | None = None) -> str:
     """The short label of a joker on a card face (``Jk``; ``Дж`` in Russian)."""
-    catalog = translations(language) if language else _current[0]
+    catalog = translations(language) if language else _catalog()
     return catalog.pgettext("card rank", "Jk")
 
 
@@ -385,7 +454,10 @@ def display_card(card: int, language: str | None = None) -> str:
     return rank_letters(language)[card % 13] + "♠♥♦♣"[card // 13]
 
 
-_cards_as_seen: list[bool] = [False]
+# As the language: a process default (the terminal apps), overridden in one context by a scope.
+_default_cards_as_seen: list[bool] = [False]
+_scoped_cards_as_seen: contextvars.ContextVar[bool | None] = contextvars.ContextVar("ohhell_cards_as_seen",
+                                                                                     default=None)
 
 
 def show_cards_as_seen(on: bool = True) -> None:
@@ -397,13 +469,20 @@ def show_cards_as_seen(on: bool = True) -> None:
     >>> show_cards_as_seen(); cards_shown_as_seen(); show_cards_as_seen(False); cards_shown_as_seen()
     True
     False
+
+    This is the process's default; :func:`speaking` with ``cards_as_seen`` sets it for one
+    context (one request, one connection). Called inside such a block, it changes that block's
+    setting too.
     """
-    _cards_as_seen[0] = on
+    _default_cards_as_seen[0] = on
+    if _scoped_cards_as_seen.get() is not None:
+        _scoped_cards_as_seen.set(on)
 
 
 def cards_shown_as_seen() -> bool:
-    """Whether :func:`ohhell.cards.message_card` names cards as people see them."""
-    return _cards_as_seen[0]
+    """Whether :func:`ohhell.cards.message_card` names cards as people see them (here: in this context)."""
+    scoped = _scoped_cards_as_seen.get()
+    return _default_cards_as_seen[0] if scoped is None else scoped
 
 
 def translate_click() -> None:

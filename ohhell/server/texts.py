@@ -28,16 +28,13 @@ from ohhell.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     N_,
-    cards_shown_as_seen,
-    current_language,
     joker_label,
     level_name,
     normalize_language,
     rank_letters,
-    set_language,
-    show_cards_as_seen,
     translations,
 )
+from ohhell.i18n import speaking as i18n_speaking
 
 
 def ngettext(singular: str, plural: str, count: int = 2) -> tuple[str, str]:
@@ -55,25 +52,14 @@ def pgettext(context: str, message: str) -> tuple[str, str]:
 @contextlib.contextmanager
 def speaking(language: str) -> Iterator[None]:
     """Make the engine's messages (``ohhell.i18n._``) speak ``language`` inside the block, naming
-    cards as people see them.
+    cards as people see them (``10♥``, not the records' ``TH``).
 
-    The server calls the engine from one event-loop thread and never awaits inside this
-    block, so the switch is seen by nobody else.
+    The switch holds for this context only (:func:`ohhell.i18n.speaking`): the server answers
+    many requests at once in one thread and awaits inside this block, and each request and
+    connection runs in its own asyncio task, whose context nobody else sees.
     """
-    previous = current_language()
-    cards_before = cards_shown_as_seen()
-    show_cards_as_seen()  # players read cards as the table shows them (10♥), not as records write them
-    try:
-        if previous == language:
-            yield
-            return
-        set_language(language)
-        try:
-            yield
-        finally:
-            set_language(previous)
-    finally:
-        show_cards_as_seen(cards_before)
+    with i18n_speaking(language, cards_as_seen=True):
+        yield
 
 
 CLIENT_TEXTS: Final[dict[str, str]] = {

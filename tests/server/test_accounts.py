@@ -225,6 +225,19 @@ def test_a_taken_name_and_bad_bodies(client: TestClient) -> None:
         Browser(client).login("x", "wrong password").json()["error"]
 
 
+def test_every_route_reads_its_json_body_alike(client: TestClient) -> None:
+    """The account, event and table routes share one body reader: what the table API refuses
+    (NaN, a body over 16 KiB) the account API refuses too, 400 with the same message and code."""
+    browser = Browser(client)
+    for raw in (b'{"name": "Ann", "password": "correct horse", "n": NaN}',
+                b'{"name": "Ann", "password": "correct horse", "pad": "' + b"x" * 17000 + b'"}'):
+        answers = [client.post(path, content=raw, headers={**browser.headers(), "content-type": "application/json"})
+                   for path in ("/api/account/signup", "/api/events", "/api/tables")]
+        assert [answer.status_code for answer in answers] == [400, 400, 400], [answer.text for answer in answers]
+        assert {answer.json()["code"] for answer in answers} == {"bad-request"}
+        assert {answer.json()["error"] for answer in answers} == {"send a JSON object"}
+
+
 # ----------------------------------------------------------------------------- cross-site requests
 
 

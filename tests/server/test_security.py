@@ -64,15 +64,17 @@ def test_an_unhandled_exception_answers_500_with_the_headers_and_no_traceback(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The 500 of a handler that raises comes from Starlette's outermost error layer: the
     security headers must wrap even that one."""
+    from starlette.routing import Route
     from starlette.testclient import TestClient
 
     from ohhell.server import app as app_module
     from ohhell.server.config import ServerConfig
+    from ohhell.server.web.routes import tables
 
     async def broken(request: object) -> None:
         raise RuntimeError("secret detail of a bug")
 
-    monkeypatch.setattr(app_module, "api_config", broken)
+    monkeypatch.setattr(tables, "ROUTES", [Route("/api/config", broken), *tables.ROUTES])
     application = app_module.create_app(ServerConfig.fast(database=f"sqlite:///{tmp_path / 'x.db'}"))
     with TestClient(application, raise_server_exceptions=False) as client:
         answer = client.get("/api/config")

@@ -37,12 +37,14 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ohhell.i18n import N_
+from ohhell.record import record_from_state
 from ohhell.rules import Rules, preset
 from ohhell.server.community import fair_pool
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
+from ohhell.server.community.replay import rebuild_state
 from ohhell.server.storage.schema import metadata
-from ohhell.server.storage.store import Store
+from ohhell.server.storage.store import Store, StoredTable
 
 DAILY_PRESET: Final = "classic"
 DAILY_PLAYERS: Final = 4
@@ -206,6 +208,21 @@ class DailyService:
                          .values(finished=time.time(), scores=json.dumps(list(scores))))
 
         await self.store.write(call)
+
+    async def stored_try(self, code: str) -> tuple[StoredTable, Day] | None:
+        """The stored table of a try (``code``) and its day; ``None`` if no try has that code."""
+        found = await asyncio.to_thread(self.store.load_table, code) if 0 < len(code) <= 16 else None
+        extra = found.row.settings.get("extra", {}) if found is not None else None
+        day_text = extra.get("daily") if isinstance(extra, dict) else None
+        day = await self.day(day_text) if isinstance(day_text, str) else None
+        return (found, day) if found is not None and day is not None else None
+
+    async def try_record(self, stored: StoredTable, day: Day) -> dict[str, Any]:
+        """The record of a try with every hand's ``fair`` entry and the day's seed (for ``ohhell
+        verify``): only for a day that is over, whose seed tells nothing any more."""
+        state = await asyncio.to_thread(rebuild_state, stored)
+        names = [row.name or row.bot or "" for row in stored.seats]
+        return day.deals.annotate(record_from_state(state, names), revealed=True)
 
     async def results(self, day: str) -> list[dict[str, Any]]:
         """Every finished try of the day, best first: matchpoints against every other try, hand

@@ -43,6 +43,7 @@ from ohhell.server.community import fair_pool
 from ohhell.server.community.accounts import AccountError
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
+from ohhell.server.live.tables import token_hash
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.schema import metadata
 from ohhell.server.storage.store import Store
@@ -201,6 +202,13 @@ class EventService:
         if not isinstance(event_id, str) or len(event_id) > 16:
             return None
         return await self.read(lambda conn: self.load_sync(conn, event_id))  # type: ignore[no-any-return]
+
+    async def holds_seat(self, code: str, seat: int, token: str) -> bool:
+        """Whether ``token`` is the one of ``seat`` at the event's table ``code`` (as stored)."""
+        stored = await asyncio.to_thread(self.store.load_table, code)
+        holder = next((row for row in stored.seats if row.seat == seat), None) if stored is not None else None
+        return holder is not None and holder.token_hash is not None \
+            and secrets.compare_digest(holder.token_hash, token_hash(token))
 
     async def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         def call(conn: Connection) -> list[dict[str, Any]]:

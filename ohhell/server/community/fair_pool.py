@@ -22,6 +22,7 @@ contribution is either in the frozen pool or refused: never taken and then left 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -134,6 +135,20 @@ async def add(store: Store, scope: str, contributor: str, value: Any) -> str:
     if isinstance(result, PoolError):
         raise result
     return result
+
+
+async def open_pool(store: Store, scope: str) -> None:
+    """:func:`create_pool` through the store's writer."""
+    await store.write(lambda conn: create_pool(conn, scope))
+
+
+async def load(store: Store, scope: str) -> Pool | None:
+    """:func:`read` in a thread (the event loop never waits on the database)."""
+    def call() -> Pool | None:
+        with store.engine.connect() as conn:
+            return read(conn, scope)
+
+    return await asyncio.to_thread(call)
 
 
 def close(conn: Connection, scope: str) -> Pool | None:

@@ -19,15 +19,15 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from ohhell.game import State
-from ohhell.record import replay_log
 from ohhell.rules import Rules
 from ohhell.server.community import embargo
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
 from ohhell.server.community.ratings import Competitor, rate_game, rating_family
+from ohhell.server.community.replay import rebuild_state
 from ohhell.server.community.stats import BOT, HUMAN, SeatResult, embargo_of, game_results, results_of, store_results
 from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage.schema import game_tables
-from ohhell.server.storage.store import Store, StoredTable
+from ohhell.server.storage.store import Store
 
 log = logging.getLogger("ohhell.server.community.service")
 
@@ -53,11 +53,6 @@ def table_extra(table: TableLike) -> dict[str, Any]:
     """The extra settings of a table (``{"rated": true}``, ``{"event": …}``…), if it has any."""
     extra = getattr(table.settings, "extra", None)
     return extra if isinstance(extra, dict) else {}
-
-
-def rebuild_state(stored: StoredTable) -> State:
-    """The state a stored table's action log leads to."""
-    return replay_log(Rules.from_json(stored.row.rules), stored.actions)
 
 
 class Community:
@@ -173,6 +168,10 @@ class Community:
         """Which of these embargoes are over (:func:`ohhell.server.community.embargo.lifted`)."""
         return embargo.lifted(conn, embargoes)
 
+    async def is_lifted(self, embargo: str) -> bool:
+        """Whether one embargo is over (:meth:`lifted`), read in a thread."""
+        return bool(await self.read(lambda conn: embargo in self.lifted(conn, {embargo})))
+
     def public(self, conn: Connection, results: Sequence[SeatResult]) -> list[SeatResult]:
         """The results anyone may see (:func:`ohhell.server.community.embargo.public`)."""
         return embargo.public(conn, results)
@@ -183,4 +182,4 @@ class Community:
                      .values(account_id=None, name=FORMER_PLAYER))
 
 
-__all__ = ["BOT", "HUMAN", "Community", "TableLike", "rebuild_state", "table_extra"]
+__all__ = ["BOT", "HUMAN", "Community", "TableLike", "table_extra"]

@@ -22,7 +22,7 @@ tricks, the score and whether the seat dealt under the hook. A player's page add
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -30,7 +30,7 @@ from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, Strin
 from sqlalchemy.engine import Connection
 
 from ohhell.game import State
-from ohhell.server.community.ratings import places, rating_family
+from ohhell.server.community.ratings import account_ratings, places, rating_chart, rating_family
 from ohhell.server.storage.kinds import SeatKind
 from ohhell.server.storage.schema import metadata
 
@@ -246,3 +246,21 @@ def game_json(result: SeatResult) -> dict[str, Any]:
             "place": result.place, "points": [hand["score"] for hand in result.hands],
             "record": f"/api/tables/{result.table_id}/record", "analysis": f"/api/tables/{result.table_id}/analysis",
             "table_page": f"/t/{result.table_id}"}
+
+
+PublicFilter = Callable[[Connection, Sequence[SeatResult]], list[SeatResult]]
+"""Keeps the results anyone may see (``Community.public``: those whose event or day is over)."""
+
+
+def player_page(conn: Connection, account_id: str, public: PublicFilter) -> dict[str, Any]:
+    """What a player's public page shows besides the name: ratings, the rating chart, the
+    figures and the latest 200 finished games anyone may see."""
+    results = public(conn, results_for_account(conn, account_id))
+    return {"ratings": account_ratings(conn, account_id), "chart": rating_chart(conn, account_id),
+            "statistics": player_statistics(results), "games": [game_json(result) for result in results[:200]]}
+
+
+def bot_page(conn: Connection, level: str, public: PublicFilter) -> dict[str, Any]:
+    """What a bot level's page shows besides its rating: the figures and the latest 100 games."""
+    results = public(conn, results_for_bot(conn, level))
+    return {"statistics": player_statistics(results), "games": [game_json(result) for result in results[:100]]}

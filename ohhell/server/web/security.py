@@ -1,5 +1,5 @@
-"""What protects the users' browsers: security headers on every HTTP answer, and the Origin
-check of the WebSocket.
+"""What protects the users' browsers: security headers on every HTTP answer (the WebSocket's
+Origin check is :mod:`ohhell.server.ws.origin`).
 
 Every answer carries a Content-Security-Policy that lets the page run only the app's own
 scripts and styles (no inline script or style, no other site's), talk only to its own server
@@ -7,26 +7,11 @@ scripts and styles (no inline script or style, no other site's), talk only to it
 download is never run as a script; ``Referrer-Policy: no-referrer`` so a table's link does not
 leak to other sites; and, when the request came over HTTPS (directly or through a proxy the
 server trusts: ``ohhell serve --forwarded-allow-ips``), ``Strict-Transport-Security``.
-
-A WebSocket whose ``Origin`` is another site's is refused before it is accepted: once cookies
-authenticate people, no other site may open a socket in a player's name. A page's own origin is
-always allowed (the ``Host`` it asked for, on the same scheme family); a deployment behind several
-names lists the others (``ohhell serve --allowed-origin``). A client that sends no ``Origin``
-(a program, not a browser) is not a browser page acting for someone, so it is let in.
-
->>> allowed_origin("https://cards.example", "cards.example", "https", ())
-True
->>> allowed_origin("https://evil.example", "cards.example", "https", ())
-False
->>> allowed_origin("https://play.example", "cards.example", "https", ("https://play.example",))
-True
->>> allowed_origin("null", "cards.example", "http", ())
-False
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -106,32 +91,6 @@ class SecurityHeadersMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-def allowed_origin(origin: str | None, host: str | None, scheme: str, others: Sequence[str]) -> bool:
-    """Whether a WebSocket from a page of ``origin`` may connect to this server, reached as
-    ``host`` over ``scheme`` (``ws``/``http`` or ``wss``/``https``); ``others``: the other
-    origins a deployment allows."""
-    if origin is None:
-        return True
-    origin = origin.strip().lower()
-    if origin in (item.strip().lower().rstrip("/") for item in others):
-        return True
-    parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or not parts.netloc or host is None:
-        return False
-    secure = scheme in ("https", "wss")
-    if (parts.scheme == "https") != secure:
-        return False
-    return _with_port(parts.netloc, parts.scheme) == _with_port(host.lower(), parts.scheme)
-
-
-def _with_port(netloc: str, scheme: str) -> str:
-    """``host:port``, the default port written out (``example.org`` = ``example.org:443``)."""
-    if netloc.startswith("["):  # an IPv6 address
-        end = netloc.find("]")
-        return netloc if netloc[end + 1:end + 2] == ":" else f"{netloc}:{443 if scheme == 'https' else 80}"
-    return netloc if ":" in netloc else f"{netloc}:{443 if scheme == 'https' else 80}"
 
 
 def origins(values: Iterable[str]) -> tuple[str, ...]:

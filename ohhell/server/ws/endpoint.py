@@ -16,9 +16,9 @@ from ohhell.server.live.chat import clean_text
 from ohhell.server.live.commands import perform
 from ohhell.server.live.manager import TableManager
 from ohhell.server.texts import pick_language, speaking
-from ohhell.server.web.security import allowed_origin
 from ohhell.server.wire.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
 from ohhell.server.ws.connection import MAX_QUEUED_MESSAGES, Connection
+from ohhell.server.ws.origin import allowed_origin
 from ohhell.server.ws.outbox import Outbox
 
 log = logging.getLogger("ohhell.server.ws.endpoint")

@@ -8,14 +8,13 @@ Tables are created through the table manager (``create_seated`` for an event's t
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.explain import describe_rules
@@ -23,67 +22,51 @@ from ohhell.i18n import N_, _, ngettext
 from ohhell.rules import Rules
 from ohhell.server.community import fair_pool
 from ohhell.server.community.accounts import AccountError, Session
-from ohhell.server.community.daily import DailyService, Day, next_day, today
+from ohhell.server.community.daily import Day, next_day, today
 from ohhell.server.community.duplicate import EventDeals
-from ohhell.server.community.events import OPEN, EventService, check_seats, new_event_id
-from ohhell.server.live.tables import TIMER_MODES, token_hash
+from ohhell.server.community.events import OPEN, check_seats, new_event_id
+from ohhell.server.live.tables import TableManager
+from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.store import StoreError
-from ohhell.server.texts import speaking
-from ohhell.server.web.routes.accounts import (
-    GUEST_COOKIE,
-    body,
-    client_address,
+from ohhell.server.web.forms import BadTimer, rules_from_request, turn_timer
+from ohhell.server.web.http import (
     community,
     current_session,
+    daily_service,
+    event_service,
     guard,
+    json_body,
+    may_create,
     refuse,
     refuse_error,
     say,
+    site,
     text_field,
 )
 
+GUEST_COOKIE: Final = "ohhell_guest"
 MAX_EVENT_NAME: Final = 64
 GUEST_DAYS: Final = 400
 
 
-def event_service(request: Request) -> EventService:
-    found: EventService = request.app.state.events
-    return found
-
-
-def daily_service(request: Request) -> DailyService:
-    found: DailyService = request.app.state.daily
-    return found
-
-
-def manager(request: Request) -> Any:
-    return request.app.state.server.tables
+def manager(request: Request) -> TableManager:
+    return site(request).tables
 
 
 def person_name(request: Request, session: Session | None, data: dict[str, Any]) -> str | None:
     """The name a person plays under: their account's, else the one they typed."""
     if session is not None:
         return session.account.name
-    server = request.app.state.server
-    name = " ".join(text_field(data, "name").split())[:server.config.max_name_length]
+    name = " ".join(text_field(data, "name").split())[:site(request).config.max_name_length]
     return name or None
 
 
 def timer_of(request: Request, data: dict[str, Any]) -> float | JSONResponse:
-    """The turn timer a form asks for (``timer_mode`` or ``timer`` seconds, as ``POST /api/tables``)."""
-    config = request.app.state.server.config
-    mode = data.get("timer_mode")
-    with speaking(_language(request)):
-        if mode is not None:
-            if mode not in TIMER_MODES:
-                message = _("the timer must be one of: %(modes)s") % {"modes": ", ".join(TIMER_MODES)}
-                return JSONResponse({"error": message, "code": "bad-timer"}, status_code=400)
-            return TIMER_MODES[mode]
-        timer = data.get("timer", config.default_timer)
-        if not isinstance(timer, (int, float)) or isinstance(timer, bool) or not 0 <= timer <= config.max_timer:
-            message = _("the turn timer must be from 0 to %(max)d seconds") % {"max": config.max_timer}
-            return JSONResponse({"error": message, "code": "bad-timer"}, status_code=400)
-    return float(timer)
+    """The turn timer a form asks for (as ``POST /api/tables``), or the refusal."""
+    try:
+        return turn_timer(data, site(request).config)
+    except BadTimer as problem:
+        return JSONResponse({"error": str(problem), "code": "bad-timer"}, status_code=400)
 
 
 async def create_table(request: Request, rules: Rules, seats: list[str], extra: dict[str, Any],
@@ -109,41 +92,37 @@ async def create_table(request: Request, rules: Rules, seats: list[str], extra: 
 async def api_create_rated_table(request: Request) -> Response:
     """A rated table (the same form as ``POST /api/tables``): its creator, signed in, takes seat 0
     under their account's name; the game counts for the ratings of every account at the table."""
-    from ohhell.server.app import rules_from_request
-
     session, refused = await guard(request)
     if refused is not None:
         return refused
     if session is None:
-        return refuse(request, 401, "sign-in", N_("Sign in to play rated games."))
-    server = request.app.state.server
-    if not await server.may_create(client_address(request)):
-        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
-    data = await body(request)
+        return refuse(401, "sign-in", N_("Sign in to play rated games."))
+    limited = await may_create(request)
+    if limited is not None:
+        return limited
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     try:
-        with speaking(_language(request)):
-            rules = rules_from_request(data)
+        rules = rules_from_request(data)
     except (RulesError, TypeError, ValueError) as error:
         return JSONResponse({"error": str(error), "code": "bad-rules"}, status_code=400)
     if rules.real_cards:
-        return refuse(request, 400, "bad-rules", N_("Games with real cards are not rated."))
-    others = data.get("seats", ["open"] * (rules.players - 1))
+        return refuse(400, "bad-rules", N_("Games with real cards are not rated."))
+    others = data.get("seats", [OPEN] * (rules.players - 1))
     if not isinstance(others, list) or len(others) != rules.players - 1 or not all(
-            isinstance(level, str) and (level == "open" or level in manager(request).levels) for level in others):
-        return refuse(request, 400, "bad-seats", N_("seats must be a list of bot levels or \"open\""))
+            isinstance(level, str) and (level == OPEN or level in manager(request).levels) for level in others):
+        return refuse(400, "bad-seats", N_("seats must be a list of bot levels or \"open\""))
     timer = timer_of(request, data)
     if isinstance(timer, JSONResponse):
         return timer
     tables = manager(request)
     try:
-        with speaking(_language(request)):
-            table, token = await tables.create(rules, session.account.name, others, timer, extra={"rated": True})
+        table, token = await tables.create(rules, session.account.name, others, timer, extra={"rated": True})
     except OhHellError as error:
         return JSONResponse({"error": str(error), "code": "bad-table"}, status_code=400)
     except StoreError:
-        return refuse(request, 503, "storage", N_("The server could not save that; try again."))
+        return refuse(503, "storage", N_("The server could not save that; try again."))
     await community(request).claim(session.account.id, table.code, token)
     return JSONResponse({"code": table.code, "seat": 0, "token": token, "rated": True})
 
@@ -152,23 +131,20 @@ async def api_create_rated_table(request: Request) -> Response:
 
 
 async def api_create_event(request: Request) -> Response:
-    from ohhell.server.app import rules_from_request
-
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    server = request.app.state.server
-    if not await server.may_create(client_address(request)):
-        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
-    data = await body(request)
+    limited = await may_create(request)
+    if limited is not None:
+        return limited
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     name = " ".join(text_field(data, "name").split())[:MAX_EVENT_NAME]
     if not name:
-        return refuse(request, 400, "bad-name", N_("Give the event a name."))
+        return refuse(400, "bad-name", N_("Give the event a name."))
     try:
-        with speaking(_language(request)):
-            rules = rules_from_request(data)
+        rules = rules_from_request(data)
     except (RulesError, TypeError, ValueError) as error:
         return JSONResponse({"error": str(error), "code": "bad-rules"}, status_code=400)
     timer = timer_of(request, data)
@@ -180,7 +156,7 @@ async def api_create_event(request: Request) -> Response:
         deals = EventDeals(new_event_id(), pooled=True)
         event_id = deals.event_id
         # The pool exists before any table does: a table dealing at once finds it.
-        await request.app.state.server.store.write(lambda conn: fair_pool.create_pool(conn, event_id))
+        await fair_pool.open_pool(site(request).store, event_id)
         people = any(OPEN in row for row in seats)
         codes = []
         for index, row in enumerate(seats):
@@ -193,21 +169,15 @@ async def api_create_event(request: Request) -> Response:
             codes.append(table.code)
         await service.save(name, session.account.id if session else None, rules, seats, deals, codes)
     except AccountError as error:
-        return refuse_error(request, error)
+        return refuse_error(error)
     return JSONResponse({"id": event_id, "url": f"/e/{event_id}"})
-
-
-def _language(request: Request) -> str:
-    from ohhell.server.web.routes.accounts import language
-
-    return language(request)
 
 
 async def _event(request: Request) -> tuple[Any, Any] | JSONResponse:
     service = event_service(request)
     event = await service.load(str(request.path_params["event"]))
     if event is None:
-        return refuse(request, 404, "no-event", N_("There is no such event."))
+        return refuse(404, "no-event", N_("There is no such event."))
     return event, await service.progress(event)
 
 
@@ -216,9 +186,8 @@ async def api_event(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     event, tables = found
-    with speaking(_language(request)):
-        view = event_service(request).view(event, tables)
-        view["rules_text"] = [list(pair) for pair in describe_rules(event.rules)]
+    view = event_service(request).view(event, tables)
+    view["rules_text"] = [list(pair) for pair in describe_rules(event.rules)]
     return JSONResponse(view)
 
 
@@ -237,7 +206,7 @@ async def api_event_hand(request: Request) -> Response:
         hand = -1
     shown = event_service(request).hand(event, tables, hand)
     if shown is None:
-        return refuse(request, 409, "not-yet", N_("This hand is shown once every table has played it."))
+        return refuse(409, "not-yet", N_("This hand is shown once every table has played it."))
     return JSONResponse(shown)
 
 
@@ -248,7 +217,7 @@ async def api_event_export(request: Request) -> Response:
     event, tables = found
     exported = event_service(request).export(event, tables)
     if exported is None:
-        return refuse(request, 409, "not-yet", N_("The records are exported once every table has finished."))
+        return refuse(409, "not-yet", N_("The records are exported once every table has finished."))
     filename = f"ohhell-event-{event.id}.json"
     return JSONResponse(exported, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -257,29 +226,30 @@ async def api_event_join(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    if not await request.app.state.server.may_create(client_address(request)):
-        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
-    data = await body(request)
+    limited = await may_create(request)
+    if limited is not None:
+        return limited
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     event = await event_service(request).load(str(request.path_params["event"]))
     if event is None:
-        return refuse(request, 404, "no-event", N_("There is no such event."))
+        return refuse(404, "no-event", N_("There is no such event."))
     name = person_name(request, session, data)
     if name is None:
-        return refuse(request, 400, "bad-name", N_("Please enter your name."))
+        return refuse(400, "bad-name", N_("Please enter your name."))
     index, seat = data.get("table"), data.get("seat")
     if not isinstance(index, int) or not 0 <= index < len(event.codes) or not isinstance(seat, int) \
-            or not 0 <= seat < event.rules.players or event.seats[index][seat] != "open":
-        return refuse(request, 400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
+            or not 0 <= seat < event.rules.players or event.seats[index][seat] != OPEN:
+        return refuse(400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
     if session is not None and await seated_in_event(request, session.account.id, event.codes):
-        return refuse(request, 409, "seated", N_("You already have a seat in this event."))
+        return refuse(409, "seated", N_("You already have a seat in this event."))
     table = await manager(request).get(event.codes[index])
     if table is None:
-        return refuse(request, 404, "no-event", N_("There is no such event."))
-    if getattr(table, "status", "waiting") != "waiting" or not any(
+        return refuse(404, "no-event", N_("There is no such event."))
+    if getattr(table, "status", TableStatus.WAITING) != TableStatus.WAITING or not any(
             place.kind == OPEN and place.index == seat for place in table.seats):
-        return refuse(request, 409, "seat-taken", N_("That seat is taken; choose another."))
+        return refuse(409, "seat-taken", N_("That seat is taken; choose another."))
     # The contribution is stored before the seat is taken: taking the last seat of a table
     # starts it, and its first deal closes the pool. One that comes too late is not taken; the
     # seat is (the answer says so).
@@ -289,12 +259,11 @@ async def api_event_join(request: Request) -> Response:
         if contribution.get("code") == "bad-contribution":
             return JSONResponse(contribution, status_code=400)
     try:
-        with speaking(_language(request)):
-            seat_index, token = await table.join(name, seat)
+        seat_index, token = await table.join(name, seat)
     except OhHellError:
-        return refuse(request, 409, "seat-taken", N_("That seat is taken; choose another."))
+        return refuse(409, "seat-taken", N_("That seat is taken; choose another."))
     except StoreError:
-        return refuse(request, 503, "storage", N_("The server could not save that; try again."))
+        return refuse(503, "storage", N_("The server could not save that; try again."))
     if session is not None:
         await community(request).claim(session.account.id, table.code, token)
     return JSONResponse({"code": table.code, "seat": seat_index, "token": token, "table": index,
@@ -305,9 +274,9 @@ async def add_contribution(request: Request, scope: str, contributor: str, value
     """Add a contribution to a pool: ``{"value": …}`` when taken, else ``{"error", "code"}``
     (the pool's refusal, in the request's language)."""
     try:
-        taken = await fair_pool.add(request.app.state.server.store, scope, contributor, value)
+        taken = await fair_pool.add(site(request).store, scope, contributor, value)
     except fair_pool.PoolError as error:
-        return {"error": say(request, str(error)), "code": error.kind}
+        return {"error": say(str(error)), "code": error.kind}
     return {"value": taken}
 
 
@@ -321,22 +290,20 @@ async def api_event_contribute(request: Request) -> Response:
     _session, refused = await guard(request)
     if refused is not None:
         return refused
-    data = await body(request)
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     event = await event_service(request).load(str(request.path_params["event"]))
     if event is None:
-        return refuse(request, 404, "no-event", N_("There is no such event."))
+        return refuse(404, "no-event", N_("There is no such event."))
     index, seat, token = data.get("table"), data.get("seat"), data.get("token")
     if not isinstance(index, int) or not 0 <= index < len(event.codes) or not isinstance(seat, int) \
             or not 0 <= seat < event.rules.players or not isinstance(token, str) or not token:
-        return refuse(request, 400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
-    stored = await asyncio.to_thread(request.app.state.server.store.load_table, event.codes[index])
-    holder = next((row for row in stored.seats if row.seat == seat), None) if stored is not None else None
-    if holder is None or holder.token_hash is None or not secrets.compare_digest(holder.token_hash, token_hash(token)):
-        return refuse(request, 403, "not-your-seat", N_("Only the person in that seat may contribute for it."))
+        return refuse(400, "bad-seat", N_("Choose an open seat of one of the event's tables."))
+    if not await event_service(request).holds_seat(event.codes[index], seat, token):
+        return refuse(403, "not-your-seat", N_("Only the person in that seat may contribute for it."))
     if event.pool is None:
-        return refuse(request, 409, "no-pool", N_("This game takes no contributions."))
+        return refuse(409, "no-pool", N_("This game takes no contributions."))
     result = await add_contribution(request, event.id, f"{index}:{seat}", data.get("value"))
     if "error" in result:
         return JSONResponse(result, status_code=POOL_REFUSALS.get(result["code"], 409))
@@ -398,17 +365,16 @@ async def api_daily(request: Request) -> Response:
     player = daily_player(request, session)
     mine = await service.find_try(day.day, player) if player else None
     yesterday = await service.day(today(time.time() - 86400))
-    with speaking(_language(request)):
-        described = [list(pair) for pair in describe_rules(day.rules)]
-        return JSONResponse({
-            "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
-            "fair": day_fairness(day, revealed=False),
-            "tomorrow": {"day": tomorrow.day, "commitment": tomorrow.commitment,
-                         "pool": fair_pool.public(tomorrow.pool, labelled=False)},
-            "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
-            "yesterday": {"day": yesterday.day, "seed": yesterday.seed, "commitment": yesterday.commitment,
-                          "fair": day_fairness(yesterday, revealed=True)} if yesterday else None,
-        }, headers={"Cache-Control": "no-store"})
+    described = [list(pair) for pair in describe_rules(day.rules)]
+    return JSONResponse({
+        "day": day.day, "commitment": day.commitment, "rules": day.rules.to_json(), "rules_text": described,
+        "fair": day_fairness(day, revealed=False),
+        "tomorrow": {"day": tomorrow.day, "commitment": tomorrow.commitment,
+                     "pool": fair_pool.public(tomorrow.pool, labelled=False)},
+        "try": {"table": mine.table_id, "finished": mine.finished is not None} if mine else None,
+        "yesterday": {"day": yesterday.day, "seed": yesterday.seed, "commitment": yesterday.commitment,
+                      "fair": day_fairness(yesterday, revealed=True)} if yesterday else None,
+    }, headers={"Cache-Control": "no-store"})
 
 
 def guest_player(request: Request, session: Session | None) -> tuple[str, str | None]:
@@ -432,20 +398,20 @@ async def api_daily_contribute(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    data = await body(request)
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     day = data.get("day")
     if not isinstance(day, str) or len(day) != 10:
-        return refuse(request, 400, "no-day", N_("There is no daily deal for that day."))
+        return refuse(400, "no-day", N_("There is no daily deal for that day."))
     service = daily_service(request)
     if day > today() and await service.day(day) is None:
-        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+        return refuse(404, "no-day", N_("There is no daily deal for that day."))
     player, new_guest = guest_player(request, session)
     try:
         taken = await service.contribute(day, player, data.get("value"))
     except fair_pool.PoolError as error:
-        return refuse(request, POOL_REFUSALS.get(error.kind, 409), error.kind, str(error))
+        return refuse(POOL_REFUSALS.get(error.kind, 409), error.kind, str(error))
     response = JSONResponse({"day": day, "value": taken})
     set_guest(request, response, new_guest)
     return response
@@ -455,31 +421,32 @@ async def api_daily_start(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    if not await request.app.state.server.may_create(client_address(request)):  # a try is a new table
-        return refuse(request, 429, "rate-limited", N_("Too many new tables; wait a minute."))
-    data = await body(request)
+    limited = await may_create(request)  # a try is a new table
+    if limited is not None:
+        return limited
+    data = await json_body(request)
     if isinstance(data, JSONResponse):
         return data
     name = person_name(request, session, data)
     if name is None:
-        return refuse(request, 400, "bad-name", N_("Please enter your name."))
+        return refuse(400, "bad-name", N_("Please enter your name."))
     service = daily_service(request)
     day = await service.day(today(), create=True)
     assert day is not None
     player, new_guest = guest_player(request, session)
     existing = await service.find_try(day.day, player)
     if existing is not None:
-        return JSONResponse({"error": say(request, N_("You have played today's deal; come back tomorrow.")),
+        return JSONResponse({"error": say(N_("You have played today's deal; come back tomorrow.")),
                              "code": "played", "table": existing.table_id}, status_code=409)
     tables = manager(request)
     strongest = max(("strong", "basic", "random"), key=lambda level: level in tables.levels)
-    seats = ["human"] + [strongest] * (day.rules.players - 1)
+    seats: list[str] = [SeatKind.HUMAN, *([strongest] * (day.rules.players - 1))]
     try:
         table, token = await create_table(request, day.rules, seats, {"daily": day.day}, day.deals, 0.0, name=name)
     except AccountError as error:
-        return refuse_error(request, error)
+        return refuse_error(error)
     if not await service.add_try(day.day, player, session.account.id if session else None, name, table.code):
-        return refuse(request, 409, "played", N_("You have played today's deal; come back tomorrow."))
+        return refuse(409, "played", N_("You have played today's deal; come back tomorrow."))
     if session is not None and token is not None:
         await community(request).claim(session.account.id, table.code, token)
     contribution: dict[str, Any] | None = None
@@ -490,7 +457,7 @@ async def api_daily_start(request: Request) -> Response:
             contribution = {"day": tomorrow, "value": await service.contribute(tomorrow, player,
                                                                                data["contribution"])}
         except fair_pool.PoolError as error:
-            contribution = {"day": tomorrow, "error": say(request, str(error)), "code": error.kind}
+            contribution = {"day": tomorrow, "error": say(str(error)), "code": error.kind}
     response = JSONResponse({"code": table.code, "seat": 0, "token": token, "day": day.day,
                              "contribution": contribution})
     set_guest(request, response, new_guest)
@@ -501,21 +468,20 @@ async def api_daily_results(request: Request) -> Response:
     service = daily_service(request)
     day = request.query_params.get("day") or today()
     if len(day) != 10:
-        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+        return refuse(404, "no-day", N_("There is no daily deal for that day."))
     found = await service.day(day)
     if found is None:
-        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+        return refuse(404, "no-day", N_("There is no daily deal for that day."))
     session = await current_session(request)
     player = daily_player(request, session)
     mine = await service.find_try(day, player) if player else None
     if day >= today() and (mine is None or mine.finished is None):
-        return refuse(request, 403, "play-first", N_("Finish today's deal first; then you see how everyone did."))
+        return refuse(403, "play-first", N_("Finish today's deal first; then you see how everyone did."))
     rows = await service.results(day)
     own = mine.table_id if mine else None
     for row in rows:
         row["you"] = row.pop("table") == own
-    with speaking(_language(request)):
-        fair = day_fairness(found, revealed=day < today())
+    fair = day_fairness(found, revealed=day < today())
     return JSONResponse({"day": day, "players": rows, "seed": found.seed if day < today() else None,
                          "commitment": found.commitment, "fair": fair})
 
@@ -526,35 +492,28 @@ async def api_daily_record(request: Request) -> Response:
     try's cards, would tell today's deal)."""
     service = daily_service(request)
     code = request.query_params.get("table", "").upper()
-    found = await asyncio.to_thread(request.app.state.server.store.load_table, code) if 0 < len(code) <= 16 else None
-    day_text = found.row.settings.get("extra", {}).get("daily") if found is not None else None
-    day = await service.day(day_text) if isinstance(day_text, str) else None
-    if found is None or day is None:
-        return refuse(request, 404, "no-day", N_("There is no daily deal for that day."))
+    found = await service.stored_try(code)
+    if found is None:
+        return refuse(404, "no-day", N_("There is no daily deal for that day."))
+    stored, day = found
     if day.day >= today():
-        return refuse(request, 409, "not-yet", N_("The records of a day's deal are shown once the day is over."))
-    from ohhell.record import record_from_state
-    from ohhell.server.community.service import rebuild_state
-
-    state = await asyncio.to_thread(rebuild_state, found)
-    names = [row.name or row.bot or "" for row in found.seats]
-    record = day.deals.annotate(record_from_state(state, names), revealed=True)
+        return refuse(409, "not-yet", N_("The records of a day's deal are shown once the day is over."))
+    record = await service.try_record(stored, day)
     return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="ohhell-daily-{code}.json"'})
 
 
-def routes() -> list[BaseRoute]:
-    return [
-        Route("/api/rated-tables", api_create_rated_table, methods=["POST"]),
-        Route("/api/events", api_events),
-        Route("/api/events", api_create_event, methods=["POST"]),
-        Route("/api/events/{event}", api_event),
-        Route("/api/events/{event}/join", api_event_join, methods=["POST"]),
-        Route("/api/events/{event}/contribute", api_event_contribute, methods=["POST"]),
-        Route("/api/events/{event}/hands/{hand}", api_event_hand),
-        Route("/api/events/{event}/export", api_event_export),
-        Route("/api/daily", api_daily),
-        Route("/api/daily/start", api_daily_start, methods=["POST"]),
-        Route("/api/daily/results", api_daily_results),
-        Route("/api/daily/contribute", api_daily_contribute, methods=["POST"]),
-        Route("/api/daily/record", api_daily_record),
-    ]
+ROUTES: Final = [
+    Route("/api/rated-tables", api_create_rated_table, methods=["POST"]),
+    Route("/api/events", api_events),
+    Route("/api/events", api_create_event, methods=["POST"]),
+    Route("/api/events/{event}", api_event),
+    Route("/api/events/{event}/join", api_event_join, methods=["POST"]),
+    Route("/api/events/{event}/contribute", api_event_contribute, methods=["POST"]),
+    Route("/api/events/{event}/hands/{hand}", api_event_hand),
+    Route("/api/events/{event}/export", api_event_export),
+    Route("/api/daily", api_daily),
+    Route("/api/daily/start", api_daily_start, methods=["POST"]),
+    Route("/api/daily/results", api_daily_results),
+    Route("/api/daily/contribute", api_daily_contribute, methods=["POST"]),
+    Route("/api/daily/record", api_daily_record),
+]
