@@ -39,10 +39,13 @@ from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.community import duplicate
 from ohhell.server.community.analyses import Analyses
 from ohhell.server.config import ServerConfig
-from ohhell.server.live.codes import normalize_code
-from ohhell.server.live.manager import OPEN, TableManager
-from ohhell.server.live.room import TableRoom
-from ohhell.server.live.seats import TIMER_MODES
+from ohhell.server.live.tables import (
+    OPEN,
+    TIMER_MODES,
+    TableManager,
+    TableRoom,
+    normalize_code,
+)
 from ohhell.server.metrics import METRICS
 from ohhell.server.storage.store import Store, StoreError
 from ohhell.server.texts import KNOB_LABELS, client_catalog, pick_language, speaking
