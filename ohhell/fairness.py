@@ -387,7 +387,7 @@ class _OpenHand:
 class FairTable:
     """The provably fair chance of one table: a fresh seed for every hand (scheme ``per-hand``).
 
-    How a server drives it (the lead's ``ohhell/server/live/tables.py``)::
+    How a server drives it (the lead's ``ohhell/server/live/owner.py``)::
 
         fair = FairTable(table_code, players)   # with the table; store fair.to_json() (it holds secrets)
 

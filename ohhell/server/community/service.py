@@ -40,7 +40,7 @@ class SeatLike(Protocol):
 
 
 class TableLike(Protocol):
-    """What :class:`Community` reads of a live table (``ohhell.server.live.tables.LiveTable``)."""
+    """What :class:`Community` reads of a live table (``ohhell.server.live.owner.LiveTable``)."""
 
     code: str
     rules: Rules
