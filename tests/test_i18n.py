@@ -469,3 +469,27 @@ def test_help_texts_say_seed_in_the_language(language: str) -> None:
     for command in (["play", "--help"], ["deal", "--help"], ["suggest", "--help"]):
         output = runner.invoke(main, ["--lang", language, *command]).output
         assert "--seed" in output and "Seed" not in output and "seed'" not in output, output
+
+
+def test_set_language_is_the_default_of_every_context_without_a_scope_of_its_own() -> None:
+    """``set_language`` (the command line, the terminal apps) sets what a thread or task without
+    a ``speaking`` scope sees; inside a scope it changes that scope until it ends."""
+    import threading
+
+    set_language("ru")
+    try:
+        seen: list[str] = []
+        thread = threading.Thread(target=lambda: seen.append(_("trump")))
+        thread.start()
+        thread.join()
+        assert seen == ["козырь"]
+        with i18n.speaking("uk"):
+            assert _("trump") == "козир"
+            set_language("bg")
+            assert i18n.current_language() == "bg"
+        assert i18n.current_language() == "bg"
+        with i18n.speaking("ky", cards_as_seen=True):
+            assert i18n.message_card(parse_card("TH")) == "10♥"
+        assert i18n.message_card(parse_card("TH")) == "TH"
+    finally:
+        set_language("en")

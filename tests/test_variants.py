@@ -128,8 +128,9 @@ def test_boerenbridge_other_counts_are_refused_by_the_cli_and_the_web_rule_check
     from click.testing import CliRunner
 
     from ohhell.cli import main
-    from ohhell.server.app import create_app, rules_from_request
+    from ohhell.server.app import create_app
     from ohhell.server.config import ServerConfig
+    from ohhell.server.web.forms import rules_from_request
 
     runner = CliRunner()
     for command in (["deal"], ["play", "--bots", "random"], ["rules", "boerenbridge"]):

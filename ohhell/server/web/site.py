@@ -13,11 +13,9 @@ import logging
 import sys
 import time
 from collections import defaultdict, deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ohhell.i18n import _
-from ohhell.server.cluster.broker import Broker
-from ohhell.server.cluster.node import Cluster
 from ohhell.server.community import duplicate, fair_pool
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig
 from ohhell.server.community.analyses import Analyses
@@ -30,6 +28,9 @@ from ohhell.server.live.tables import TableManager, TableRoom
 from ohhell.server.metrics import METRICS
 from ohhell.server.storage.store import Store
 from ohhell.server.web.sheets import SheetService
+
+if TYPE_CHECKING:
+    from ohhell.server.cluster.node import Cluster
 
 log = logging.getLogger("ohhell.server")
 
@@ -52,6 +53,10 @@ class Site:
         sys.setswitchinterval(0.001)
         self.store.start()
         if self.config.broker is not None:
+            # Only a server of several processes loads the cluster (and its Redis client).
+            from ohhell.server.cluster.broker import Broker
+            from ohhell.server.cluster.node import Cluster
+
             self.cluster = Cluster(self.tables, Broker(self.config.broker))
             self.tables.use(self.cluster)
             await self.cluster.start()
