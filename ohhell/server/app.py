@@ -749,6 +749,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/sheets/{sheet}", api_sheet),
         Route("/api/sheets/{sheet}", api_change_sheet, methods=["POST"]),
         *accounts_api.routes(page),
+        *__import__("ohhell.server.web.routes.sheets_sync", fromlist=["ROUTES"]).ROUTES,  # issue 27; re-wired at merge
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
