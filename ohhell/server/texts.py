@@ -367,6 +367,7 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "sk_in_progress": N_("in progress"),
     "sk_stats": N_("Bids made"),
     "sk_first_dealer": N_("First dealer"),
+    "sk_players_in_order": N_("Players, in seating order (clockwise)"),
     "sk_setup": N_("The game as you play it"),
     "sk_made": N_("Made it"),
     "sk_made_label": N_("%(name)s made the bid (%(bid)d)"),

@@ -244,7 +244,7 @@ def test_quick_entry_the_trump_box_and_the_csv(server: ServerProcess, browser: A
     page.wait_for_function("() => document.querySelector('#sk-tricks input[data-seat=\"1\"]').value === '1'")
     page.click("#sk-score")
     page.wait_for_function("() => document.querySelector('#sk-heading').textContent.startsWith('Hand 2')")
-    assert totals(page) == ["1", "11", "11", "10"]
+    assert totals(page) == ["0", "11", "11", "10"]  # Ann bid 0 and took the trick left
     # The new hand's trump box is empty (not the last hand's 7H).
     assert page.input_value("#sk-trump") == ""
     page.wait_for_function("() => document.querySelector('#sk-status').textContent.includes('Saved on the server')",

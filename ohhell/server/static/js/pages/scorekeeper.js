@@ -85,7 +85,7 @@ export function NewSheet({ config, go }) {
     <h2>${t("sk_title")}</h2><p class="muted">${t("sk_intro")}</p>
     <label>${t("preset")}<select id="sk-preset" value=${presetName} onChange=${(e) => { setPreset(e.currentTarget.value); setKnobs({}); }}>
       ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
-    <fieldset><legend>${t("sk_names")}</legend>
+    <fieldset><legend>${t("sk_players_in_order")}</legend>
       <div class="names" id="sk-names">${names.map((name, i) => html`<div class="row" key=${i}>
         <input class="sk-name" maxlength="24" value=${name} aria-label=${t("seat_n", { n: i + 1 })} onInput=${(e) => setName(i, e.currentTarget.value)} />
         <button type="button" disabled=${names.length <= 3} onClick=${() => setNames(names.filter((_, j) => j !== i))}>${t("sk_remove_player")}</button></div>`)}</div>
@@ -279,7 +279,7 @@ export function SheetView({ id, go }) {
     ${kept.conflict ? html`<${Conflict} kept=${kept} onSettle=${onSettle} />` : null}
     ${s.finished ? html`<div class="panel game-over"><h3>${t("game_over")}</h3>
         <p class="winners">${tn("winners", s.winners.length, { names: s.winners.map((w) => s.names[w]).join(", ") })}</p></div>`
-      : html`<${CurrentHand} key=${s.hand_index} sheet=${s} change=${change} busy=${busy} />`}
+      : kept.conflict ? null : html`<${CurrentHand} key=${s.hand_index} sheet=${s} change=${change} busy=${busy} />`}
     <div class="panel"><div class="sk-sheet-head"><h3>${t("score_sheet")}</h3>
       ${canUndo ? html`<button type="button" id="sk-undo" onClick=${() => change({ op: "undo" })}>↶ ${t("sk_undo")}</button>` : null}</div>
       <${ScoreTable} names=${s.names} hands=${s.hands} totals=${s.totals}
