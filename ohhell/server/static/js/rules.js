@@ -3,7 +3,8 @@
 // on by one entry. The server's engine (ohhell/game.py, ohhell/scoring.py) stays the judge; this
 // is the same arithmetic, so that a page answers at once and goes on without the network (the
 // scorekeeper offline). tests/server/test_browser_offline.py holds its answers to the server's on
-// the same entries, for every preset. The table page asks `hookBid` too.
+// the same entries, for every preset. (The table page still shows the hook the server sends
+// in its state, game.js `forbiddenBid`; `hookBid` is the same rule, for it to share.)
 //
 // A sheet is the server's sheet JSON (ohhell/server/web/sheets.py, `sheet_json`); its `plan`
 // carries the rules these functions need and the hands to come.
