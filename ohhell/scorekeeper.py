@@ -321,7 +321,9 @@ class ScoreSheet:
                        f"{name} {_('total')}"]
         rows: list[list[Any]] = [header]
         for index, hand in enumerate(self.hands()):
-            row: list[Any] = [index + 1, self.names[hand["dealer"]], hand["size"], hand["trump"] or ""]
+            # The turned card as it was entered (7H), not only its suit: the sheet keeps it.
+            entered = self._record["hands"][index].get("trump") if index < len(self._record["hands"]) else None
+            row: list[Any] = [index + 1, self.names[hand["dealer"]], hand["size"], entered or hand["trump"] or ""]
             totals = self.state.finished_hands[index].totals if index < len(self.state.finished_hands) else None
             for seat in range(self.rules.players):
                 score = hand["scores"][seat] if hand["scores"] is not None else ""

@@ -210,7 +210,7 @@ def test_the_terminal_shows_and_reads_the_rank_letters() -> None:
 
     set_language("ru")
     assert card_label(parse_card("QC")) == "Д♣"
-    assert card_label(52) == "Дж"
+    assert card_label(52) == "Дж1"  # the red joker (Дж2: the black one)
     keys = rank_keys()
     assert keys["д"] == keys["q"] == 10 and keys["т"] == keys["a"] == 12 and keys["t"] == 8
 

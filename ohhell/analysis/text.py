@@ -147,6 +147,12 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 def seats_table(result: dict[str, Any], names: Sequence[str]) -> list[str]:
     """The per-player summary as lines of a table."""
+    return _table(seats_rows(result, names))
+
+
+def seats_rows(result: dict[str, Any], names: Sequence[str]) -> list[list[str]]:
+    """The per-player summary as rows of cells, the headings first (for a caller that lays the
+    table out itself, as the terminal does at its width)."""
     rows = [[_("player"), _("accuracy"), _("slips"), _("mistakes"), _("blunders"), _("points lost"),
              _("bids made"), _("sure"), _("gambles"), _("impossible")]]
     for seat in result["seats"]:
@@ -155,7 +161,7 @@ def seats_table(result: dict[str, Any], names: Sequence[str]) -> list[str]:
         rows.append([names[seat["seat"]], accuracy, str(seat["slips"]), str(seat["mistakes"]), str(seat["blunders"]),
                      f"{seat['points_lost']:.1f}", f"{bids['made']}/{bids['total']}", str(bids["sure"]),
                      str(bids["gamble"]), str(bids["impossible"])])
-    return _table(rows)
+    return rows
 
 
 def format_analysis(result: dict[str, Any], names: Sequence[str] | None = None, *, open_hands: bool = True) -> str:
@@ -196,4 +202,4 @@ def format_analysis(result: dict[str, Any], names: Sequence[str] | None = None, 
 
 
 __all__ = ["LABELS", "VERDICTS", "counts_text", "decision_text", "format_analysis", "hand_title", "label_text",
-           "open_hand_text", "seat_names", "seats_table", "verdict_text"]
+           "open_hand_text", "seat_names", "seats_rows", "seats_table", "verdict_text"]

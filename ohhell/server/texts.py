@@ -228,7 +228,7 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
                            "If it runs out twice in a row, a bot takes over until you press \"I'm back\"."),
     "status_fallback": N_("stand-in bot (the chosen bot failed)"),
     "spectator": N_("Spectator"),
-    "sheet_legend": N_("Each cell: tricks taken / bid, the hand's points, the running total. "
+    "sheet_legend": N_("Each cell: bid / tricks taken, the hand's points, the running total. "
                        "The dealer's cell is shaded."),
     "no_hands_yet": N_("No hand has been finished yet."),
     "hand_label": N_("Hand"),
@@ -352,6 +352,49 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "sk_edit_hand": N_("Edit hand %(n)d"),
     "sk_in_progress": N_("in progress"),
     "sk_stats": N_("Bids made"),
+    "sk_first_dealer": N_("First dealer"),
+    "sk_players_in_order": N_("Players, in seating order (clockwise)"),
+    "sk_setup": N_("The game as you play it"),
+    "sk_made": N_("Made it"),
+    "sk_made_label": N_("%(name)s made the bid (%(bid)d)"),
+    "sk_bid_of": N_("bid %(bid)s"),
+    "sk_tricks_hint": N_("Type each player's tricks, or tap Made it when they took their bid; "
+                         "one player left empty takes the tricks that are left."),
+    "sk_synced": N_("Saved on the server."),
+    "sk_sending": N_("Sending the changes…"),
+    "sk_offline": N_("No network: the sheet is kept on this phone and goes on."),
+    "sk_no_network": N_("No network."),
+    "sk_conflict_title": N_("Hand %(n)d was changed on another device"),
+    "sk_conflict_refused": N_("The server refused a change of hand %(n)d: %(message)s"),
+    "sk_conflict_help": N_("Both versions are kept until you choose one."),
+    "sk_on_this_phone": N_("On this phone"),
+    "sk_on_the_server": N_("On the server"),
+    "sk_keep_mine": N_("Keep this phone's version"),
+    "sk_keep_theirs": N_("Keep the server's version"),
+    "sk_needs_network": N_("This change needs the network: try again when it is back."),
+    "sk_not_on_phone": N_("This sheet is not on this phone and there is no network: open it once online."),
+    "sk_new_needs_network": N_("Starting a sheet needs the network; the sheets on this phone work without it."),
+    "sk_on_phone": N_("Sheets on this phone"),
+    "sk_help_title": N_("On a phone, and offline"),
+    "sk_help_install": N_("Install it: in the browser's menu choose Install app or Add to Home screen (Safari: Share, "
+                          "then Add to Home Screen). It then opens from the home screen like an app, also without "
+                          "the network."),
+    "sk_help_offline": N_("Offline: every bid and trick is checked by the rules and kept on the phone at once. The "
+                          "changes wait on the phone and are sent when the network is back. If another device "
+                          "changed the same hand meanwhile, both versions are shown and you choose one."),
+    "sk_game_is_over": N_("The game is over."),
+    "sk_trump_before_bids": N_("The trump can only be entered before the first bid."),
+    "sk_all_have_bid": N_("Every player has bid; enter the tricks."),
+    "sk_not_their_turn": N_("It is %(name)s's turn to bid."),
+    "sk_bid_range": N_("%(name)s may bid 0 to %(size)d."),
+    "sk_hook": N_("%(name)s deals and may not bid %(bid)d: the bids must not add up to the number of cards."),
+    "sk_bids_first": N_("Enter every bid before the tricks."),
+    "sk_tricks_range": N_("Each player takes 0 to %(size)d tricks."),
+    "sk_tricks_add_up": N_("The tricks add up to %(sum)d; they must add up to %(size)d."),
+    "sk_bad_trump": N_("%(text)s is neither a card (7H, 10♠) nor a suit (H, ♥)."),
+    "offline_title": N_("You are offline"),
+    "offline_text": N_("This page needs the network. The scorekeeper works without it: its sheets are on this phone."),
+    "offline_open": N_("Open the scorekeeper"),
     "error": N_("Error"),
     # -- suits
     "suit_S": N_("spades"),
@@ -452,6 +495,8 @@ CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "blunders_n": ngettext("%(count)d blunder", "%(count)d blunders"),
     "fair_own_count": ngettext("This browser's randomness is in %(count)d deal of this game.",
                                "This browser's randomness is in %(count)d deals of this game."),
+    "sk_waiting": ngettext("%(count)d change is kept on this phone: it is sent when the network is back.",
+                           "%(count)d changes are kept on this phone: they are sent when the network is back."),
 }
 """The client's plural texts by key: (singular, plural) in English."""
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -20,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
 from ohhell.analysis import DEFAULT_BUDGET, analyze_record, format_analysis
+from ohhell.analysis.text import seat_names, seats_rows, seats_table
 from ohhell.i18n import _
 
 TERMINAL_BUDGET = DEFAULT_BUDGET
@@ -87,7 +90,8 @@ class AnalysisScreen(Screen[None]):
         self.result = result
         self.query_one("#analysis-progress", ProgressBar).display = False
         self.query_one("#analysis-title", Static).display = False
-        self.query_one("#analysis", Static).update(Text(format_analysis(result, self.names)))
+        # The padding and the scroll bar take 5 columns of the screen.
+        self.query_one("#analysis", Static).update(analysis_text(result, self.names, self.app.size.width - 5))
 
     def _failed(self, error: Exception) -> None:
         self.query_one("#analysis-progress", ProgressBar).display = False
@@ -99,4 +103,26 @@ class AnalysisScreen(Screen[None]):
         self.app.pop_screen()
 
 
-__all__ = ["TERMINAL_BUDGET", "AnalysisScreen", "AnalysisStopped"]
+def analysis_text(result: dict[str, Any], names: Sequence[str], width: int) -> RenderableType:
+    """The text of ``ohhell analyze`` for a screen ``width`` columns wide: the sentences wrap,
+    and the players' table is laid out at that width (a heading too long for its column goes
+    on two lines) instead of wrapping each row onto a second line."""
+    lines = format_analysis(result, names).splitlines()
+    labels = seat_names(result, names)
+    table_lines = seats_table(result, labels)
+    start = next((index for index in range(len(lines)) if lines[index:index + len(table_lines)] == table_lines),
+                 None)
+    if start is None or max(len(line) for line in table_lines) <= width:
+        return Text("\n".join(lines))
+    headings, *rows = seats_rows(result, labels)
+    table = Table(box=None, padding=(0, 1), collapse_padding=True, pad_edge=False)
+    for column, heading in enumerate(headings):
+        # A column is never narrower than its longest word or value: headings break between words.
+        narrowest = max([len(word) for word in heading.split()] + [len(row[column]) for row in rows])
+        table.add_column(heading, justify="left" if column == 0 else "right", overflow="fold", width=narrowest)
+    for row in rows:
+        table.add_row(*row)
+    return Group(Text("\n".join(lines[:start])), table, Text("\n".join(lines[start + len(table_lines):])))
+
+
+__all__ = ["TERMINAL_BUDGET", "AnalysisScreen", "AnalysisStopped", "analysis_text"]

@@ -103,7 +103,23 @@ def play(preset_name: str, players: int, bots: str | None, seed: int | None, res
     saved = run_play(session, new_session)
     if saved:
         click.echo(_("The game is saved in %(path)s") % {"path": saved})
-        click.echo(_("Resume it with: ohhell play --resume %(path)s") % {"path": saved})
+        if _finished(Path(saved)):
+            # A finished game has nothing left to resume: its record can be replayed or analysed.
+            click.echo(_("The game is over; its record is in the file (ohhell replay, ohhell analyze)."))
+        else:
+            click.echo(_("Resume it with: ohhell play --resume %(path)s") % {"path": saved})
+
+
+def _finished(path: Path) -> bool:
+    """Whether the game saved in ``path`` is over (an unreadable file: not known to be)."""
+    from ohhell.tui.session import PlaySession, SessionError
+
+    try:
+        session = PlaySession.load(path)
+    except (OSError, SessionError):
+        return False
+    session.close()
+    return session.state.is_terminal()
 
 
 @click.command(help=N_("Keep score of a game played with real cards.\n\n"

@@ -39,11 +39,11 @@ from textual.timer import Timer
 from textual.widgets import Input, RichLog, Static
 
 from ohhell.actions import Action, Bid, Declare, Play
-from ohhell.bots import Suggestion
+from ohhell.bots import ALIASES, Suggestion
 from ohhell.cards import HIDDEN_CARD
 from ohhell.errors import IllegalActionError
 from ohhell.explain import describe_rules
-from ohhell.i18n import _, cards_shown_as_seen, estimate_kind, level_name, ngettext, show_cards_as_seen
+from ohhell.i18n import _, cards_shown_as_seen, estimate_kind, ngettext, show_cards_as_seen
 from ohhell.record import dump_record
 from ohhell.rules import Rules
 from ohhell.tui.chart import line_chart, player_colour
@@ -444,7 +444,7 @@ class GameScreen(Screen[None]):
 
     def _status_text(self, view: SeatView) -> Text:
         session = self.session
-        text = Text("Oh Hell", style="bold")
+        text = Text(_("Oh Hell"), style="bold")
         text.append(f" · {view.rules.preset}")
         if view.hand_count is not None:
             text.append(" · " + _("hand %(hand)d of %(count)d") % {
@@ -453,8 +453,10 @@ class GameScreen(Screen[None]):
             text.append(" · " + _("hand %(hand)d") % {"hand": view.hand_index + 1})
         if view.dealt:
             text.append(" · " + ngettext("%(size)d card", "%(size)d cards", view.hand_size) % {"size": view.hand_size})
+        # The level as the command and the docs name it (``--bots strong``), not a display name.
         text.append(" · " + _("bots: %(level)s, %(speed)s") % {
-            "level": level_name(session.bot_level), "speed": speed_label(session.options.speed_name)})
+            "level": ALIASES.get(session.bot_level, session.bot_level),
+            "speed": speed_label(session.options.speed_name)})
         if session.options.take_back:
             text.append(" · " + _("take-back on"))
         return text
@@ -671,7 +673,8 @@ class GameScreen(Screen[None]):
         if self._hinting:
             return
         self._hinting = True
-        self.show_message(Text(_("Asking the %(level)s bot…") % {"level": level_name(session.bot_level)}, style="dim"))
+        level = ALIASES.get(session.bot_level, session.bot_level)
+        self.show_message(Text(_("Asking the %(level)s bot…") % {"level": level}, style="dim"))
         self._hint(session.view(), session.generation)
 
     @work(thread=True, group="hint", exit_on_error=False)
@@ -696,6 +699,11 @@ class GameScreen(Screen[None]):
         if isinstance(action, Play):
             text.append(_("play %(card)s") % {"card": card_label(action.card)}, style="bold")
             self.hand.select_card(action.card)
+        elif isinstance(action, Bid) and self.session.human_turn() is None \
+                and action.bid == self.session.state.bids[self.session.human]:
+            # The bid-change window: the bot would not change the bid already made.
+            text.append(_("keep your bid of %(bid)d") % {"bid": action.bid}, style="bold")
+            self.choices.select_value(action.bid)
         elif isinstance(action, Bid):
             text.append(_("bid %(bid)d") % {"bid": action.bid}, style="bold")
             self.choices.select_value(action.bid)
@@ -783,12 +791,14 @@ class GameScreen(Screen[None]):
 
 class ScoresScreen(ModalScreen[None]):
     """The score sheet of the hands played so far: each player's bid and tricks per hand, and the
-    running totals (``p`` during the game)."""
+    running totals (``p`` during the game). The names stay on top while the hands scroll below
+    them (the last hands in view: the ones a player asks about)."""
 
     DEFAULT_CSS = """
     ScoresScreen { align: center middle; }
-    ScoresScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 96%;
-                                    border: thick $accent; background: $surface; padding: 0 1; }
+    ScoresScreen > Vertical { width: 96%; max-width: 110; height: auto; max-height: 96%;
+                              border: thick $accent; background: $surface; padding: 0 1; }
+    ScoresScreen VerticalScroll { height: auto; }
     ScoresScreen Static { width: 100%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -804,11 +814,23 @@ class ScoresScreen(ModalScreen[None]):
         self.view = view
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(score_sheet(self.view, min(110, int(self.app.size.width * 0.96)) - 4))
+        head, hands, foot = score_sheet_parts(self.view, min(110, int(self.app.size.width * 0.96)) - 4)
+        with Vertical():
+            yield Static(head, id="sheet-head")
+            with VerticalScroll():
+                yield Static(hands, id="sheet-hands")
+            yield Static(foot, id="sheet-foot")
 
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).scroll_end(animate=False)
+        scroll = self.query_one(VerticalScroll)
+        # What the headings, the legend and the dialog's border leave of the screen: the hands
+        # scroll there, under the headings.
+        fixed = self.query_one("#sheet-head").virtual_size.height + self.query_one("#sheet-foot").virtual_size.height
+        scroll.styles.max_height = max(3, int(self.app.size.height * 0.96) - 2 - fixed)
+        scroll.scroll_end(animate=False)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.on_mount)
 
     def action_scroll(self, step: int) -> None:
         self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
@@ -820,8 +842,18 @@ class ScoresScreen(ModalScreen[None]):
 def score_sheet(view: SeatView, width: int = 120) -> RenderableType:
     """The hands played so far: cards, trump, each player's ``bid/tricks`` (green when made) and
     running total, the dealer marked; the names are cut to the columns where ``width`` is short."""
+    return Group(*score_sheet_parts(view, width))
+
+
+def score_sheet_parts(view: SeatView, width: int = 120) -> tuple[RenderableType, RenderableType, RenderableType]:
+    """The score sheet in three parts: the title with the column headings, the hands, and the
+    legend. The headings and the hands are two tables with the same fixed column widths, so that
+    the hands can scroll under headings that stay in view."""
     names = view.names or tuple(str(seat) for seat in range(view.players))
     hands = view.finished_hands
+    title = Text(_("Score sheet"), style="bold")
+    if not hands:
+        return Group(title, Text("")), Text(_("No hand is finished yet."), style="dim"), Text("")
     cells = []
     for hand in hands:
         row = []
@@ -830,31 +862,37 @@ def score_sheet(view: SeatView, width: int = 120) -> RenderableType:
             made = bid is not None and bid == hand.tricks[seat]
             cell = Text(f"{'–' if bid is None else bid}/{hand.tricks[seat]}", style="green" if made else "red")
             cell.append(f" {hand.totals[seat]}", style="bold")
+            if seat == hand.dealer:
+                cell = Text.assemble(("• ", "dim"), cell)
             row.append(cell)
         cells.append(row)
-    widest = [max([Text(names[seat]).cell_len] + [row[seat].cell_len for row in cells]) for seat in range(len(names))]
     fixed = 4 + 5 + 2  # the hand's number and its cards and trump
     room = max(5, (width - fixed) // max(1, len(names)) - 2)
-    table = Table(box=None, padding=(0, 1), collapse_padding=True)
-    table.add_column("#", justify="right")
-    table.add_column(_("Cards"), justify="right")
-    for seat, name in enumerate(names):
-        table.add_column(Text(fit(name, max(room, min(widest[seat], room))), style=f"bold {player_colour(seat)}"),
-                         justify="right", no_wrap=True)
+    headings = [Text(fit(name, room), style=f"bold {player_colour(seat)}") for seat, name in enumerate(names)]
+    widths = [max([headings[seat].cell_len] + [row[seat].cell_len for row in cells]) for seat in range(len(names))]
+    number_width = max(len(str(hand.index + 1)) for hand in hands)
+    size_width = max(Text(_("Cards")).cell_len, max(len(str(hand.size)) + 2 for hand in hands))
+
+    def sheet_table(show_header: bool) -> Table:
+        # One space before each column (no collapsed padding: it cuts a fixed-width column short).
+        table = Table(box=None, padding=(0, 0, 0, 1), show_header=show_header)
+        table.add_column("#", justify="right", width=number_width, no_wrap=True)
+        table.add_column(_("Cards"), justify="right", width=size_width, no_wrap=True)
+        for seat in range(len(names)):
+            table.add_column(headings[seat], justify="right", no_wrap=True, width=widths[seat])
+        return table
+
+    head = sheet_table(show_header=True)
+    body = sheet_table(show_header=False)
     for hand, row in zip(hands, cells, strict=True):
         trump = Text("")
         if hand.trump is not None and hand.trump < 4:
             trump = Text("♠♥♦♣"[hand.trump], style="red" if hand.trump in (1, 2) else "")
         size = Text(str(hand.size) + " ")
         size.append_text(trump)
-        for seat, cell in enumerate(row):
-            if seat == hand.dealer:
-                row[seat] = Text.assemble(("• ", "dim"), cell)
-        table.add_row(str(hand.index + 1), size, *row)
-    if not hands:
-        return Group(Text(_("Score sheet"), style="bold"), Text(""), Text(_("No hand is finished yet."), style="dim"))
-    return Group(Text(_("Score sheet"), style="bold"), Text(""), table, Text(""),
-                 Text(_("bid/tricks and the total after the hand; • the dealer"), style="dim"))
+        body.add_row(str(hand.index + 1), size, *row)
+    return (Group(title, Text(""), head), body,
+            Group(Text(""), Text(_("bid/tricks and the total after the hand; • the dealer"), style="dim")))
 
 
 def hand_result_table(summary: HandSummary, names: tuple[str, ...]) -> Table:
@@ -1052,14 +1090,14 @@ class HelpScreen(ModalScreen[None]):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        text = Text()
+        text = Text(_("The rules of this table") if self.rules else _("Keys"), style="bold")
+        # Said first, so that it is in view however long the text below is.
+        text.append("\n" + _("Esc or Enter closes this.") + "\n", style="dim")
         if self.rules:
-            text.append(_("The rules of this table") + "\n\n", style="bold")
+            text.append("\n")
             for topic, sentence in describe_rules(self.session.rules):
                 text.append(topic + "\n", style="bold")
                 text.append(sentence + "\n\n")
-        else:
-            text.append(_("Keys") + "\n", style="bold")
         with VerticalScroll():
             yield Static(text)
             if not self.rules:

@@ -7,7 +7,7 @@ the same labels (:func:`rank_keys`).
 
 >>> from ohhell.cards import parse_card
 >>> card_label(parse_card("TH")), card_label(parse_card("AS")), card_label(52)
-('10♥', 'A♠', 'Jk')
+('10♥', 'A♠', 'Jk1')
 >>> card_text(parse_card("QD")).style
 'bold red'
 >>> suit_label(None), trump_label(1, parse_card("7H"))
@@ -47,12 +47,13 @@ def rank_label(rank: int) -> str:
 
 
 def card_label(card: Card) -> str:
-    """A card as the terminal shows it: ``"10♥"``, ``"A♠"``, ``"Jk"`` for a joker, ``"??"`` for a
+    """A card as the terminal shows it: ``"10♥"``, ``"A♠"``, ``"Jk1"`` for the red joker and ``"Jk2"``
+    for the black one (told apart by more than their colour; the record names them X1 and X2), ``"??"`` for a
     face-down card."""
     if card == HIDDEN_CARD:
         return HIDDEN_LABEL
     if card >= RED_JOKER:
-        return joker_label()
+        return joker_label() + str(card - RED_JOKER + 1)
     return rank_label(card % 13) + SUIT_SYMBOLS[card // 13]
 
 

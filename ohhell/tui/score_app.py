@@ -732,10 +732,11 @@ class SheetScreen(Screen[None]):
                 text.append("  " + _("As the dealer, %(name)s may not bid %(bid)d (the hook).")
                             % {"name": names[seat], "bid": forbidden}, style="yellow")
         else:
-            text.append(_("Tricks taken by %(name)s (0–%(size)d): ") % {"name": names[seat], "size": sheet.hand_size})
-            text.append(self.buffer or "_", style="bold reverse yellow")
             entered = [t for t in (self.tricks or []) if t is not None]
             left = sheet.hand_size - sum(entered)
+            # The range is what is left to give, not the whole hand: more could not add up.
+            text.append(_("Tricks taken by %(name)s (0–%(size)d): ") % {"name": names[seat], "size": left})
+            text.append(self.buffer or "_", style="bold reverse yellow")
             text.append("  " + ngettext("%(left)d of %(size)d trick left to give",
                                         "%(left)d of %(size)d tricks left to give", sheet.hand_size)
                         % {"left": left, "size": sheet.hand_size}, style="dim")
@@ -757,17 +758,55 @@ class SheetScreen(Screen[None]):
     # ------------------------------------------------------------------ keys
 
     def on_key(self, event: events.Key) -> None:
+        # A message answers the key before: the next key (whatever it does) clears it; an action
+        # that has something to say sets its own.
+        if self._message is not None:
+            self._message = None
+            self.query_one("#message", Static).update("")
         if event.character and event.character.isdigit():
             event.stop()
-            if self.entry() is None:
+            entry = self.entry()
+            if entry is None:
                 return
             if self._proposed:
                 self.buffer = ""
                 self._proposed = False
-            if len(self.buffer) < 2:
-                self.buffer += event.character
-            self._message = None
+            if len(self.buffer) >= 2:
+                return
+            typed = self.buffer + event.character
+            most = self._most(entry)
+            if int(typed) > most:
+                # Refused as it is typed: no number starting so could be right.
+                self.buffer = ""
+                self.error(self._too_many(entry, int(typed)))
+                return
+            self.buffer = typed
             self.refresh_sheet()
+
+    def _most(self, entry: tuple[str, int]) -> int:
+        """The largest number that may be entered now: the cards dealt for a bid, the tricks
+        not yet given for a player's tricks."""
+        sheet = self.sheet
+        if entry[0] == "bid":
+            return sheet.hand_size
+        tricks = self.tricks or [None] * sheet.rules.players
+        return sheet.hand_size - sum(t for seat, t in enumerate(tricks) if t is not None and seat != entry[1])
+
+    def _too_many(self, entry: tuple[str, int], value: int) -> str:
+        sheet = self.sheet
+        kind, seat = entry
+        if kind == "bid":
+            return _("%(name)s may bid 0 to %(size)d.") % {"name": sheet.names[seat], "size": sheet.hand_size}
+        given = sheet.hand_size - self._most(entry)
+        if not given:
+            return _("%(name)s cannot take %(value)d tricks in a hand of %(size)d cards") % {
+                "name": sheet.names[seat], "value": value, "size": sheet.hand_size}
+        return ngettext("%(name)s cannot have taken %(value)d tricks: %(given)d of the %(size)d are already "
+                        "given, so at most %(left)d is left.",
+                        "%(name)s cannot have taken %(value)d tricks: %(given)d of the %(size)d are already "
+                        "given, so at most %(left)d are left.", sheet.hand_size - given) % {
+            "name": sheet.names[seat], "value": value, "given": given, "size": sheet.hand_size,
+            "left": sheet.hand_size - given}
 
     def action_erase(self) -> None:
         self._proposed = False
@@ -1029,12 +1068,20 @@ class TrumpScreen(_Dialog):
 
 
 class EditHandScreen(_Dialog):
-    """Change the bids, tricks and trump of a hand; every later hand is scored again."""
+    """Change the bids, tricks and trump of a hand; every later hand is scored again. One line
+    a player (compact inputs) and the keys said on top, so that Save is in view at 80 × 24
+    with seven players; more players scroll."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel")),
         Binding("ctrl+s", "save", _("Save"), priority=True),
     ]
+    DEFAULT_CSS = """
+    EditHandScreen > Vertical { padding: 0 2; }
+    EditHandScreen .field Label { padding-top: 0; }
+    EditHandScreen .field Input { margin-right: 1; }
+    EditHandScreen #rows { height: auto; max-height: 14; }
+    """
 
     def __init__(self, sheet: ScoreSheet, index: int) -> None:
         super().__init__()
@@ -1052,25 +1099,28 @@ class EditHandScreen(_Dialog):
                                  "size": hand["size"]}, style="bold"))
             yield Static(_("Empty bid: the player did not bid. Empty tricks: the hand is not finished."),
                          classes="dim")
+            yield Static(_("Ctrl+S or Enter saves, Esc cancels."), classes="dim", id="keys")
             with Horizontal(classes="heading"):
                 yield Static("", classes="name")
                 yield Static(_("Bid"))
                 yield Static(_("Tricks"))
-            for seat, name in enumerate(sheet.names):
+            with VerticalScroll(id="rows"):
+                for seat, name in enumerate(sheet.names):
+                    with Horizontal(classes="field"):
+                        yield Label(name)
+                        bid = hand["bids"][seat]
+                        yield Input(value="" if bid is None else str(bid), placeholder=_("bid"), type="integer",
+                                    id=f"bid-{seat}", compact=True)
+                        yield Input(value=str(hand["tricks"][seat]) if finished else "", placeholder=_("tricks"),
+                                    type="integer", id=f"tricks-{seat}", compact=True)
                 with Horizontal(classes="field"):
-                    yield Label(name)
-                    bid = hand["bids"][seat]
-                    yield Input(value="" if bid is None else str(bid), placeholder=_("bid"), type="integer",
-                                id=f"bid-{seat}")
-                    yield Input(value=str(hand["tricks"][seat]) if finished else "", placeholder=_("tricks"),
-                                type="integer", id=f"tricks-{seat}")
-            with Horizontal(classes="field"):
-                yield Label(_("Trump"))
-                yield Input(value=trump_as_shown(record_hand.get("trump")), placeholder=_("none"), id="trump")
+                    yield Label(_("Trump"))
+                    yield Input(value=trump_as_shown(record_hand.get("trump")), placeholder=_("none"), id="trump",
+                                compact=True)
             yield Static("", classes="error", id="error")
             with Horizontal(classes="field"):
-                yield Button(_("Save"), variant="primary", id="save")
-                yield Button(_("Cancel"), id="cancel")
+                yield Button(_("Save"), variant="primary", id="save", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -1266,7 +1316,9 @@ class KeysScreen(_Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(_("Keys") + "\n", style="bold"))
+            yield Static(Text(_("Keys"), style="bold"))
+            # Said first, so that it is in view however long the list is.
+            yield Static(Text(_("Esc, Enter or ? closes this list.") + "\n", style="dim"), id="close-hint")
             yield Static(keys_table(sheet_keys()))
 
 

@@ -433,8 +433,15 @@ class PlaySession:
         """A bot's advice for the person now, with its estimates (may take a while)."""
         view = view or self.view()
         if self.state.bid_changer() == self.human and self.human_turn() is None:
-            # Inside the bid-change window only a new bid makes sense.
+            # Inside the bid-change window it is not the person's turn (a bot's ``suggest`` would
+            # find nothing to do): the question is whether to change the bid, which the bot's
+            # ``change_bid`` answers; a suggestion of the bid already made means "keep it".
+            own = self.state.bids[self.human]
             view = replace(view, legal_actions=tuple(a for a in view.legal_actions if isinstance(a, Bid)))
+            change = self._hint_bot.change_bid(view)
+            if change is not None:
+                return Suggestion(change)
+            return Suggestion(Bid(self.human, own if own is not None else 0))
         return self._hint_bot.suggest(view)
 
     def tell_game_over(self) -> None:

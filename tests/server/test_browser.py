@@ -204,7 +204,7 @@ def test_scorekeeper_page(server: ServerProcess, page: Any) -> None:
     page.click('.bid-button[data-bid="0"]')
     page.wait_for_selector("#sk-score")
     for seat, tricks in enumerate((0, 2, 3, 5)):  # Ann bid 0, Bob 2, Cy 3, Dee 1
-        page.fill(f'.sk-tricks input[data-seat="{seat}"]', str(tricks))
+        page.fill(f'#sk-tricks input[data-seat="{seat}"]', str(tricks))
     page.click("#sk-score")
     page.wait_for_selector('[data-edit="0"]')
     totals = page.inner_text(".score-table tfoot")

@@ -101,7 +101,8 @@ FIELDS = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=FIELDS, path=st.sampled_from(["/api/tables", "/api/rules", "/api/sheets", "/api/tables/{code}/join",
                                           "/api/sheets/{sheet}"]))
 def test_no_body_makes_the_server_fail(server: LiveServer, body: dict[str, Any], path: str) -> None:

@@ -32,7 +32,7 @@ def test_chart_of_one_hand():
 
 def test_cards_look_the_same_everywhere():
     assert card_label(parse_card("TS")) == "10♠"
-    assert card_label(RED_JOKER) == "Jk" and card_label(HIDDEN_CARD) == "??"
+    assert card_label(RED_JOKER) == "Jk1" and card_label(RED_JOKER + 1) == "Jk2" and card_label(HIDDEN_CARD) == "??"
     assert "red" in str(card_text(parse_card("2H")).style)
     assert "red" not in str(card_text(parse_card("2C")).style)
     keys = rank_keys()

@@ -506,7 +506,7 @@ def test_the_hint_selects_its_card_and_the_scores_of_earlier_hands(tmp_path):
             await wait_until(pilot, lambda: ready(app))
             await pilot.press("p")
             assert isinstance(app.screen, ScoresScreen)
-            assert "No hand is finished yet." in plain(app.screen.query_one("Static").content)
+            assert "No hand is finished yet." in "\n".join(plain(part.content) for part in app.screen.query("Static"))
             await pilot.press("escape")
             while not session.state.finished_hands:
                 if isinstance(app.screen, HandOverScreen):
@@ -529,7 +529,7 @@ def test_the_hint_selects_its_card_and_the_scores_of_earlier_hands(tmp_path):
                 await pilot.press("enter")
                 await wait_until(pilot, lambda: ready(app))
             await pilot.press("p")
-            sheet = plain(app.screen.query_one("Static").content)
+            sheet = "\n".join(plain(part.content) for part in app.screen.query("Static"))  # headings, hands
             first = session.state.finished_hands[0]
             assert "Score sheet" in sheet and all(name in sheet for name in session.names)
             assert f"{first.bids[0]}/{first.tricks[0]} {first.totals[0]}" in sheet

@@ -49,3 +49,8 @@ def log_text(app) -> str:
     from textual.widgets import RichLog
 
     return "\n".join(line.text for line in app.screen.query_one(RichLog).lines)
+
+
+def screen_text(app) -> str:
+    """The whole terminal as plain text, line by line (what a person sees; a capture)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

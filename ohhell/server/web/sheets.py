@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ohhell.errors import OhHellError
@@ -44,7 +44,62 @@ def sheet_json(sheet_id: str, sheet: ScoreSheet) -> dict[str, Any]:
         "winners": sheet.winners(),
         "stats": [asdict(stats) for stats in sheet.stats()],
         "can_undo": sheet.can_undo,
+        "entered_trumps": [hand.get("trump") for hand in sheet.record["hands"]],
+        "plan": sheet_plan(sheet),
     }
+
+
+PLANNED_AHEAD = 40
+"""How many hands past the current one a game without a fixed length (to a target score) plans."""
+
+
+def sheet_plan(sheet: ScoreSheet) -> dict[str, Any]:
+    """What the page needs to go on with the sheet without the server (offline): the rules that
+    check an entry and score a hand, and the hands to come (their size and how trump is found).
+    The page's rules (``static/js/rules.js``) take these; tests hold its answers to the
+    server's."""
+    rules = sheet.rules
+    count = sheet.hand_count if sheet.hand_count is not None else sheet.hand_index + PLANNED_AHEAD
+    hands = []
+    for index in range(count):
+        plan = rules.hand_plan(index)
+        if plan is None:
+            break
+        hands.append({"size": plan.size, "turned": plan.trump.startswith("turn-up"),
+                      "trump": plan.trump if plan.trump in ("S", "H", "D", "C") else None})
+    return {
+        "players": rules.players,
+        "first_dealer": int(sheet.record["first_dealer"]),
+        "hook": bool(rules.hook),
+        "bidding": rules.bidding,
+        "scoring": rules.scoring,
+        "zero_bid": rules.zero_bid,
+        "target_score": rules.target_score,
+        "no_bid_from": rules.no_bid_from,
+        "hand_count": sheet.hand_count,
+        "hands": hands,
+    }
+
+
+def hand_as_entered(sheet: ScoreSheet, index: int) -> dict[str, Any] | None:
+    """Hand ``index`` as the keeper entered it: the bids by seat and the tricks (``None`` while
+    the hand is not finished); ``None`` for a hand not started. Two devices compare these to
+    tell whether they edited the same hand."""
+    hands = sheet.hands()
+    if not 0 <= index < len(hands):
+        return None
+    hand = hands[index]
+    return {"bids": list(hand["bids"]), "tricks": list(hand["tricks"]) if hand["scores"] is not None else None}
+
+
+@dataclass
+class SyncResult:
+    """What a sync did: the sheet after it, how many of the changes were made, and the first
+    change the sheet refused (``conflict``: the hand, the server's version of it, and why)."""
+
+    sheet: ScoreSheet
+    applied: int
+    conflict: dict[str, Any] | None
 
 
 class SheetService:
@@ -94,27 +149,57 @@ class SheetService:
         store the sheet; a :class:`ScoreError` leaves it unchanged."""
         lock = self.locks.setdefault(sheet_id, asyncio.Lock())
         async with lock:
-            for _attempt in range(5):
-                found = await self._current(sheet_id)
-                if found is None:
-                    raise KeyError(sheet_id)
-                sheet, rev = found
-                # The change is made on a copy and shown only once it is saved: a page reading
-                # the sheet meanwhile sees the saved one, and a refused save changes nothing.
-                changed = ScoreSheet.from_record(sheet.record)
-                changed.restore_undo(sheet.undo_records[-KEPT_UNDO:])
-                with speaking(language):
-                    _apply(changed, operation)
-                if changed.record == sheet.record:
-                    return sheet
+            return await self._change(sheet_id, operation, language)
+
+    async def sync(self, sheet_id: str, operations: list[dict[str, Any]], base: dict[int, Any],
+                   language: str) -> SyncResult:
+        """Apply the changes a device made offline, in order, if the hands they touch are still
+        as that device last saw them (``base``: hand index → :func:`hand_as_entered`); else, or
+        at the first change the rules refuse, stop and say which hand is in conflict, with the
+        server's version of it. The changes before it stay made (each is a whole entry)."""
+        lock = self.locks.setdefault(sheet_id, asyncio.Lock())
+        async with lock:
+            found = await self._current(sheet_id)
+            if found is None:
+                raise KeyError(sheet_id)
+            sheet = found[0]
+            for index, seen in sorted(base.items()):
+                if hand_as_entered(sheet, index) != seen:
+                    return SyncResult(sheet, 0, {"hand": index, "server": hand_as_entered(sheet, index),
+                                                 "reason": "changed"})
+            for applied, operation in enumerate(operations):
                 try:
-                    new_rev = await self.store.save_sheet(sheet_id, changed.record, rev=rev,
-                                                          undo=changed.undo_records[-KEPT_UNDO:])
-                except Conflict:  # another process saved it first: do it again on its sheet
-                    self.sheets.pop(sheet_id, None)
-                    continue
-                self.sheets[sheet_id] = (changed, new_rev)
-                return changed
+                    sheet = await self._change(sheet_id, operation, language)
+                except ScoreError as error:
+                    hand = operation.get("hand")
+                    index = hand if isinstance(hand, int) and not isinstance(hand, bool) else sheet.hand_index
+                    return SyncResult(sheet, applied, {"hand": index, "server": hand_as_entered(sheet, index),
+                                                       "reason": "refused", "message": str(error)})
+            return SyncResult(sheet, len(operations), None)
+
+    async def _change(self, sheet_id: str, operation: dict[str, Any], language: str) -> ScoreSheet:
+        """:meth:`change` under the sheet's lock."""
+        for _attempt in range(5):
+            found = await self._current(sheet_id)
+            if found is None:
+                raise KeyError(sheet_id)
+            sheet, rev = found
+            # The change is made on a copy and shown only once it is saved: a page reading
+            # the sheet meanwhile sees the saved one, and a refused save changes nothing.
+            changed = ScoreSheet.from_record(sheet.record)
+            changed.restore_undo(sheet.undo_records[-KEPT_UNDO:])
+            with speaking(language):
+                _apply(changed, operation)
+            if changed.record == sheet.record:
+                return sheet
+            try:
+                new_rev = await self.store.save_sheet(sheet_id, changed.record, rev=rev,
+                                                      undo=changed.undo_records[-KEPT_UNDO:])
+            except Conflict:  # another process saved it first: do it again on its sheet
+                self.sheets.pop(sheet_id, None)
+                continue
+            self.sheets[sheet_id] = (changed, new_rev)
+            return changed
         raise StoreError(f"scoresheet {sheet_id} kept changing")
 
 
@@ -144,8 +229,12 @@ def _apply(sheet: ScoreSheet, operation: dict[str, Any]) -> None:
             tricks = operation.get("tricks")
             if not isinstance(bids, list) or not (tricks is None or isinstance(tricks, list)):
                 raise ScoreError(_("bids and tricks must be lists"))
+            # The trump only when the page sends one (a text, or null for none): else it stays.
+            trump = operation.get("trump", False)
+            if trump is not False and trump is not None and not isinstance(trump, str):
+                raise ScoreError(_("the trump must be a text"))
             sheet.edit_hand(_int(operation.get("hand")), [None if b is None else _int(b) for b in bids],
-                            None if tricks is None else [_int(t) for t in tricks])
+                            None if tricks is None else [_int(t) for t in tricks], trump)
         elif op == "undo":
             sheet.undo()
         else:

@@ -10,6 +10,7 @@ import { TablePage } from "./pages/table.js";
 import { NewSheet, SheetView } from "./pages/scorekeeper.js";
 import { GameHistory } from "./pages/history.js";
 import { showCommunity } from "./pages/community.js";
+import { registerWorker } from "./offline.js";
 
 const main = document.getElementById("main");
 let page = null; // the table page in use (it owns a socket)
@@ -68,7 +69,7 @@ async function route() {
     page = new TablePage(match[1].toUpperCase(), main, go);
     await page.show();
   } else if ((match = path.match(/^\/score\/([A-Za-z0-9_-]+)/))) {
-    render(html`<${SheetView} id=${match[1]} />`, main);
+    render(html`<${SheetView} id=${match[1]} go=${go} />`, main);
   } else if (path.startsWith("/score")) {
     render(html`<${NewSheet} config=${await serverConfig()} go=${go} />`, main);
   } else if (await showCommunity(path, main, go)) {
@@ -80,3 +81,4 @@ async function route() {
 
 window.addEventListener("popstate", () => route());
 loadCatalog(chosenLanguage()).then(() => route());
+registerWorker(); // the site installable, starting offline (sw.js)

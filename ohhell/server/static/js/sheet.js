@@ -1,6 +1,7 @@
 // The score sheet and the chart of totals, shared by the table and the scorekeeper. On a phone
 // the hand column stays put while the player columns scroll, and each player takes one compact
-// column (bid/tricks above, the hand's points, the running total below).
+// column (bid/tricks above, as the terminal writes it, the hand's points, the running total
+// below); a hand not scored yet shows its tricks as "–", not 0.
 import { html } from "./html.js";
 import { t, SUIT_SYMBOLS } from "./i18n.js";
 
@@ -39,7 +40,7 @@ export function ScoreTable({ names, hands, totals, extra, highlight }) {
           const bid = h.bids[seat], tricks = h.tricks ? h.tricks[seat] : null, scored = !!h.scores;
           const made = scored && bid === tricks;
           return html`<td key=${seat} class=${"cell " + (scored ? (made ? "made" : "missed") : "") + (h.dealer === seat ? " dealt" : "")}>
-            <span class="bt">${tricks ?? "–"}/${bid ?? "–"}</span>
+            <span class="bt">${bid ?? "–"}/${scored ? tricks : "–"}</span>
             ${scored ? html`<span class="pts">${h.scores[seat] > 0 ? "+" : ""}${h.scores[seat]}</span><span class="run">${running[index][seat]}</span>` : null}
           </td>`;
         })}

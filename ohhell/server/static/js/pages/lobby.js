@@ -13,7 +13,7 @@ export const TIMER_MODES = [
   { mode: "fast", seconds: 15, label: "timer_fast" },
 ];
 
-function Knob({ knob, value, onChange }) {
+export function Knob({ knob, value, onChange }) {
   const id = "knob-" + knob.name;
   let input;
   if (knob.kind === "bool") {
