@@ -122,3 +122,27 @@ def test_every_fault_on_real_hosts_loses_nothing() -> None:
     assert outcome.verdict.anomalies == []
     assert outcome.verdict.finished == outcome.verdict.tables == 4
     assert outcome.verdict.acknowledged > 400
+
+
+def test_a_cpu_quota_holds_a_busy_process_to_its_share() -> None:
+    """The cluster benchmark's method (ohhell.server.cluster.quota): a process that would use a
+    whole core, held to 0.3 CPU, uses no more than that (a little more for the accounting's grain)."""
+    import subprocess
+    import sys
+
+    from ohhell.server.cluster.quota import CpuQuota, cgroup_support
+
+    version, why = cgroup_support()
+    need(version is not None, why)
+    quota = CpuQuota(0.3, period_ms=10)
+    try:
+        busy = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 2\nwhile time.time() < end: pass"])
+        quota.add(busy.pid)
+        used, started = quota.cpu_seconds(), time.monotonic()
+        busy.wait(timeout=30)
+        share = (quota.cpu_seconds() - used) / (time.monotonic() - started)
+        assert 0.02 < share <= 0.36
+        assert quota.stat().get("nr_throttled", 0) > 0
+    finally:
+        quota.remove()
+    assert not quota.folder.exists()
