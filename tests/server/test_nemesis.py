@@ -136,7 +136,8 @@ def test_a_cpu_quota_holds_a_busy_process_to_its_share() -> None:
     need(version is not None, why)
     quota = CpuQuota(0.3, period_ms=10)
     try:
-        busy = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 2\nwhile time.time() < end: pass"])
+        spin = "import time\nend = time.time() + 2\nwhile time.time() < end: pass"
+        busy = subprocess.Popen([sys.executable, "-c", spin])
         quota.add(busy.pid)
         used, started = quota.cpu_seconds(), time.monotonic()
         busy.wait(timeout=30)
