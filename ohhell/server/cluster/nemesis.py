@@ -267,7 +267,7 @@ class Site:
 
     # -- the server processes
 
-    def start_server(self, index: int) -> None:
+    def start_server(self, index: int, timeout: float = 180.0) -> None:
         host = self.server_hosts[index]
         log = (self.folder / f"serve-{index}.log").open("ab")
         command = host.exec(sys.executable, "-m", "ohhell.cli", "serve", "--host", host.address, "--port",
@@ -275,7 +275,7 @@ class Site:
                             "--log-level", "warning", *self.serve_args)
         self.servers[index] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                                env={**os.environ, "OHHELL_LANG": "en"})
-        wait_for(host.address, SERVE_PORT, timeout=60)
+        wait_for(host.address, SERVE_PORT, timeout=timeout)
 
     def kill_server(self, index: int) -> None:
         process = self.servers[index]
@@ -457,6 +457,7 @@ class Fault:
     target: int | None
     start: float
     end: float = 0.0
+    note: str = ""
 
 
 async def nemesis(site: Site, faults: Sequence[str], hold: float, quiet: float, rng: random.Random,
@@ -494,7 +495,10 @@ async def nemesis(site: Site, faults: Sequence[str], hold: float, quiet: float, 
             assert target is not None
             site.kill_server(target)
             await asyncio.sleep(hold / 2)
-            await loop.run_in_executor(None, site.start_server, target)
+            try:  # a busy machine can take long to start a process (it loads its tables): play goes on
+                await loop.run_in_executor(None, site.start_server, target, 300.0)
+            except TimeoutError:
+                fault.note = "not listening again within 300 s"
         elif kind == "restart-redis":
             site.kill_redis()
             await asyncio.sleep(0.5)
