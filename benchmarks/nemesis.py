@@ -60,6 +60,8 @@ def main() -> None:
     verdict = outcome.verdict
     for anomaly in verdict.anomalies[:50]:
         print("anomaly:", anomaly)
+    for line in verdict.unanswered[:20]:
+        print("unanswered:", line)
     kinds: dict[str, int] = {}
     for fault in outcome.faults:
         kinds[fault.kind] = kinds.get(fault.kind, 0) + 1

@@ -524,13 +524,16 @@ class Verdict:
     acknowledged: int
     states: int
     failovers: list[float]
+    unanswered: list[str] = dataclasses.field(default_factory=list)
+    """Actions sent twice at one version (the first on a connection that broke), where the second
+    got no answer at all: indeterminate in Jepsen's terms, not lost — the first was applied."""
 
     def line(self, events: int) -> str:
         """The benchmark's last line."""
         p50 = statistics.median(self.failovers) if self.failovers else float("nan")
         worst = max(self.failovers) if self.failovers else float("nan")
         return (f"nemesis: events={events} anomalies={len(self.anomalies)} tables={self.tables} "
-                f"failover_p50={p50:.2f}s failover_max={worst:.2f}s")
+                f"failover_p50={p50:.2f}s failover_max={worst:.2f}s unanswered={len(self.unanswered)}")
 
 
 def _replayed_views(record: dict[str, Any], players: int) -> list[list[dict[str, Any]]]:
@@ -579,6 +582,7 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
           faults: Sequence[Fault]) -> Verdict:
     """Every client's history against its table's final record (see the module docstring)."""
     anomalies: list[str] = []
+    unanswered: list[str] = []
     by_table: dict[str, list[Client]] = {}
     for client in clients:
         by_table.setdefault(client.table, []).append(client)
@@ -638,13 +642,22 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
                     for card in event.data.get("hand") or ():
                         if card != "??" and card not in (truth.get("hand") or ()):
                             anomalies.append(f"{code} seat {client.seat} v{version}: shown a card not its own: {card}")
+            everything_sent = [event.data for event in client.history if event.kind == "send"]
             for sent in confirmed:
                 acknowledged += 1
                 version = sent["version"]
                 applied = history[version] if version < len(history) else None
                 if not _matches(applied, sent["action"], client.seat):
+                    # Whose was the action applied instead: this seat's own, sent before (on an
+                    # earlier connection: this one's refusal never came), or nobody's it sent?
+                    own = [other for other in everything_sent if other["version"] == version
+                           and other is not sent and _matches(applied, other["action"], client.seat)]
+                    if own:  # indeterminate, not lost: the seat's own other send won; this one got no answer
+                        unanswered.append(f"{code} seat {client.seat}: {sent['action']} at v{version} was never "
+                                          f"answered; its earlier send {own[0]['action']} was applied")
+                        continue
                     anomalies.append(f"{code} seat {client.seat}: acknowledged {sent['action']} at v{version} "
-                                     f"not in the record (it has {applied})")
+                                     f"not in the record (it has {applied}, which this seat never sent)")
     failovers = []
     for fault in faults:
         # The longest time any table went without a new version, from the fault's start.
@@ -655,7 +668,7 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
                 gaps.append(after[0] - fault.start)
         if gaps:
             failovers.append(max(gaps))
-    return Verdict(anomalies, len(by_table), finished, acknowledged, states, failovers)
+    return Verdict(anomalies, len(by_table), finished, acknowledged, states, failovers, unanswered)
 
 
 def _matches(applied: Any, sent: dict[str, Any], seat: int) -> bool:
