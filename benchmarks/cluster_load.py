@@ -1,25 +1,31 @@
-"""Scaling out: the load benchmark on one process and on two processes through Redis, side by
-side in one run, on this machine; then the broker hop's added latency and the failover time.
+"""Scaling out: the load benchmark on 1, 2 and 3 server processes, each held to a fixed CPU
+quota, side by side in one run; then the broker hop's added latency and the failover time.
 
-    python benchmarks/cluster_load.py                       # everything (several minutes)
-    python benchmarks/cluster_load.py --tables 100,200,300 --seconds 15 --kills 10
+    python benchmarks/cluster_load.py                               # everything (many minutes)
+    python benchmarks/cluster_load.py --processes 1,2 --quota 0.3 --tables 20,40,60 --kills 3
 
-1. **Capacity.** For each configuration — one ``ohhell serve`` (no broker: what a single
-   machine runs today) and two ``ohhell serve --broker`` behind HAProxy — the load benchmark
-   (``benchmarks/server_load.py``: tables of four WebSocket players acting at full speed) runs
-   at each number of tables in ``--tables``; the configuration's capacity is the highest
-   actions/s among the runs whose p99 (an action to *every* seat's screen) stays under 100 ms.
-   Both use the same fresh PostgreSQL. Last line: ``cluster_scaling=R`` (two processes ÷ one).
+1. **Capacity.** Each ``ohhell serve`` runs in a cgroup of its own held to ``--quota`` of one
+   core (``ohhell.server.cluster.quota``: cgroup v1 ``cpu.cfs_quota_us`` or v2 ``cpu.max``, a
+   short ``--period-ms`` so that a throttled process stalls milliseconds, not 70 ms), so N
+   processes get N times the processor while PostgreSQL, Redis, HAProxy and the load generator
+   share what is left: the way N machines behave, measured on two cores. For each size in
+   ``--processes`` (1: one process, no broker — what a single machine runs today; more: that
+   many ``ohhell serve --broker`` behind HAProxy, round robin) the load benchmark
+   (``benchmarks/server_load.py``: tables of four WebSocket players acting at full speed) runs at
+   each number of tables in ``--tables``; the capacity is the highest actions/s among the runs
+   whose p99 (an action to *every* seat's screen) stays under 100 ms. Each run also reports the
+   servers' CPU seconds per 1 000 actions (their quota groups' accounting), the load generator's
+   CPU share and the machine's idle share (a saturated machine shows). Every size gets a fresh
+   database in one PostgreSQL.
 2. **The broker hop.** At a light load (``--light`` tables), the p50 latency with one process
-   and with two (where most tables have players on both processes: the owner's change crosses
-   Redis to the other); the difference is what the hop adds. Also the publish-to-arrival
-   latency the processes measured themselves (``ohhell_broker_latency_seconds``).
-3. **Failover.** ``--kills`` times: a table of four players, mid-hand; ``kill -9`` of its
-   owner; the time until an action is accepted again (the players reconnect through HAProxy
-   as the browser does). p50 and max.
+   and with two; the difference is what the hop adds. Also the publish-to-arrival latency the
+   processes measured themselves (``ohhell_broker_latency_seconds``).
+3. **Failover.** ``--kills`` times on two processes: a table of four players, mid-hand;
+   ``kill -9`` of its owner; the time until an action is accepted again. p50 and max.
 
-Everything runs on loopback; the load generator shares the machine's two cores with the
-servers, HAProxy, Redis and PostgreSQL (see docs/architecture.md for the figures and why).
+Last line: ``cluster_scaling=R2 cluster_scaling_3=R3 forwarded_share=F cpu_per_action_ratio=C``
+(capacity of 2 and 3 processes ÷ 1; the share of actions forwarded to another process's owner;
+the cluster's CPU per action ÷ one process's). Everything runs on loopback.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests" / "server"), str(RO
 import server_load  # noqa: E402
 
 from ohhell.server.cluster.local import LocalCluster, free_port, wait_for_port  # noqa: E402
+from ohhell.server.cluster.quota import CpuQuota, cgroup_support  # noqa: E402
 
 LOAD_PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "600",
              "--max-new-tables", "100000")
@@ -56,15 +63,23 @@ def load_run(base: str, tables: int, seconds: float, seed: int) -> dict[str, Any
     return result
 
 
-def single_process(database: str) -> tuple[Any, str]:
+def single_process(database: str, quota: CpuQuota | None = None) -> tuple[Any, str]:
     import subprocess
 
     port = free_port()
     log = open(os.devnull, "wb")  # noqa: SIM115
     server = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port), "--database",
                                database, "--log-level", "warning", *LOAD_PACE], stdout=log, stderr=log, cwd=ROOT)
-    wait_for_port(port, 30)
+    if quota is not None:
+        quota.add(server.pid)
+    wait_for_port(port, 60)
     return server, f"http://127.0.0.1:{port}"
+
+
+def idle_share() -> tuple[float, float]:
+    """The machine's (idle, total) jiffies so far (/proc/stat), to say how saturated a run left it."""
+    fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields)
 
 
 def fresh_database(site: LocalCluster, name: str) -> str:
@@ -76,18 +91,51 @@ def fresh_database(site: LocalCluster, name: str) -> str:
     return site.database.rsplit("/", 1)[0] + "/" + name
 
 
-def capacity(label: str, base: str, counts: list[int], seconds: float) -> tuple[float, list[dict[str, Any]]]:
+def capacity(label: str, base: str, counts: list[int], seconds: float,
+             quotas: list[CpuQuota]) -> tuple[float, list[dict[str, Any]]]:
+    """The most actions/s at p99 < 100 ms over ``counts`` tables; each run also reports the
+    servers' CPU seconds per 1 000 actions (their quota groups), the load generator's CPU share
+    and the machine's idle share. Stops at the second run over the limit."""
     runs = []
     best = 0.0
+    over = 0
     for count in counts:
+        cpu_before = sum(quota.cpu_seconds() for quota in quotas)
+        idle_before, total_before = idle_share()
         result = load_run(base, count, seconds, seed=count)
+        cpu = sum(quota.cpu_seconds() for quota in quotas) - cpu_before
+        idle_after, total_after = idle_share()
+        per_1000 = round(cpu / result["actions"] * 1000, 3) if result["actions"] and quotas else None
+        result["servers_cpu_s_per_1000_actions"] = per_1000
+        result["machine_idle_share"] = round((idle_after - idle_before) / max(1.0, total_after - total_before), 3)
+        result["throttled"] = [quota.stat().get("nr_throttled", 0) for quota in quotas]
         runs.append(result)
         ok = result["p99_ms"] < 100
         print(f"  {label}: {count} tables: {result['actions_per_second']} actions/s, p50 {result['p50_ms']} ms, "
-              f"p99 {result['p99_ms']} ms {'✔' if ok else '✘ (over 100 ms)'}", flush=True)
+              f"p99 {result['p99_ms']} ms {'✔' if ok else '✘ (over 100 ms)'}; servers "
+              f"{result['servers_cpu_s_per_1000_actions']} CPU s / 1000 actions, load generator "
+              f"{result.get('client_cpu_share')} CPU, machine idle {result['machine_idle_share']:.0%}", flush=True)
         if ok:
             best = max(best, result["actions_per_second"])
+        else:
+            over += 1
+            if over >= 2:
+                break
     return best, runs
+
+
+def forwarded_share(urls: list[str]) -> float | None:
+    """Forwarded actions ÷ all actions, from the processes' /metrics (None: not counted there)."""
+    forwarded = total = 0.0
+    seen = False
+    for url in urls:
+        for line in httpx.get(url + "/metrics", timeout=10).text.splitlines():
+            if line.startswith("ohhell_forwarded_actions_total"):
+                forwarded += float(line.rsplit(" ", 1)[1])
+                seen = True
+            elif line.startswith("ohhell_actions_total"):
+                total += float(line.rsplit(" ", 1)[1])
+    return forwarded / total if seen and total else None
 
 
 def broker_latency(urls: list[str]) -> float | None:
@@ -133,13 +181,18 @@ async def one_failover(site: LocalCluster, rng: random.Random) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", default="50,100,150,200,250,300",
-                        help="numbers of tables to try (comma-separated)")
+    parser.add_argument("--tables", default="20,40,60,80,100,130,160,200,250,300",
+                        help="numbers of tables to try (comma-separated, increasing)")
+    parser.add_argument("--processes", default="1,2,3", help="cluster sizes to measure (1: no broker)")
+    parser.add_argument("--quota", type=float, default=0.3,
+                        help="CPU each server process may use (0: no quota, the whole machine shared)")
+    parser.add_argument("--period-ms", type=float, default=10.0, help="the quota's period")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds per load run")
     parser.add_argument("--light", type=int, default=10, help="tables for the broker-hop measurement")
     parser.add_argument("--kills", type=int, default=10, help="failovers to time")
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",")]
+    sizes = [int(x) for x in args.processes.split(",")]
     try:
         import uvloop
 
@@ -147,27 +200,76 @@ def main() -> None:
     except ImportError:
         pass
     print(f"load average at the start: {os.getloadavg()}", flush=True)
+    support, how = cgroup_support()
+    if args.quota > 0 and support is None:
+        raise SystemExit(f"cannot hold the processes to a CPU quota here: {how} (use --quota 0 to share the "
+                         "machine, which cannot show scaling on two cores)")
+    if args.quota > 0:
+        print(f"each server process held to {CpuQuota.describe(args.quota, args.period_ms)} ({how})", flush=True)
     # Stopped by a signal, the cluster's Redis, PostgreSQL and processes are stopped too.
     signal.signal(signal.SIGTERM, lambda *_args: sys.exit(143))
-    with LocalCluster(processes=2, serve_args=LOAD_PACE) as site:
-        # One process, no broker, on a database of its own in the same PostgreSQL.
-        single, single_url = single_process(fresh_database(site, "single"))
+    quotas: list[CpuQuota] = []
+
+    def held(_index: int, pid: int) -> None:
+        if args.quota > 0:
+            quota = CpuQuota(args.quota, args.period_ms)
+            quota.add(pid)
+            quotas.append(quota)
+
+    best: dict[int, float] = {}
+    runs: dict[int, list[dict[str, Any]]] = {}
+    cpu_per_1000: dict[int, float | None] = {}
+    shares: dict[int, float | None] = {}
+    light: dict[int, float] = {}
+    hop = None
+    failovers: list[float] = []
+    try:
+        postgres_site = LocalCluster(processes=0)
+        postgres_site.start_database()
         try:
-            light_one = load_run(single_url, args.light, 10, seed=1)
-            best_one, runs_one = capacity("1 process", single_url, counts, args.seconds)
+            for size in sizes:
+                quotas.clear()
+                if size == 1:  # one process, no broker: what a single machine runs today
+                    quota = CpuQuota(args.quota, args.period_ms) if args.quota > 0 else None
+                    quotas.extend([quota] if quota else [])
+                    single, url = single_process(fresh_database(postgres_site, "single"), quota)
+                    try:
+                        light[1] = load_run(url, args.light, 10, seed=1)["p50_ms"]
+                        best[1], runs[1] = capacity("1 process", url, counts, args.seconds, quotas)
+                    finally:
+                        single.terminate()
+                        single.wait(timeout=10)
+                else:
+                    database = fresh_database(postgres_site, f"cluster{size}")
+                    with LocalCluster(processes=size, database=database, serve_args=LOAD_PACE,
+                                      on_start=held) as site:
+                        light[size] = load_run(site.url, args.light, 10, seed=1)["p50_ms"]
+                        if hop is None:
+                            hop = broker_latency([node.url for node in site.nodes])
+                        best[size], runs[size] = capacity(f"{size} processes", site.url, counts, args.seconds, quotas)
+                        shares[size] = forwarded_share([node.url for node in site.nodes])
+                        if size == 2 and args.kills:
+                            failovers = [asyncio.run(one_failover(site, random.Random(k))) for k in range(args.kills)]
+                for quota in quotas:
+                    quota.remove()
+                good = [run for run in runs[size] if run["p99_ms"] < 100 and run["servers_cpu_s_per_1000_actions"]]
+                cpu_per_1000[size] = good[-1]["servers_cpu_s_per_1000_actions"] if good else None
         finally:
-            single.terminate()
-            single.wait(timeout=10)
-        light_two = load_run(site.url, args.light, 10, seed=1)
-        hop = broker_latency([node.url for node in site.nodes])
-        best_two, runs_two = capacity("2 processes", site.url, counts, args.seconds)
-        failovers = [asyncio.run(one_failover(site, random.Random(k))) for k in range(args.kills)]
-    ratio = best_two / best_one if best_one else float("nan")
+            postgres_site.stop()
+    finally:
+        for quota in quotas:
+            quota.remove()
+    one = best.get(1) or float("nan")
+    r2 = best.get(2, float("nan")) / one
+    r3 = best.get(3, float("nan")) / one
+    share = shares.get(2)
+    cpu_ratio = ((cpu_per_1000.get(2) or float("nan")) / cpu_per_1000[1]) if cpu_per_1000.get(1) else float("nan")
     summary = {
-        "one_process": {"best_actions_per_second": best_one, "runs": runs_one},
-        "two_processes": {"best_actions_per_second": best_two, "runs": runs_two},
-        "light_load_p50_ms": {"one": light_one["p50_ms"], "two": light_two["p50_ms"],
-                              "added": round(light_two["p50_ms"] - light_one["p50_ms"], 2)},
+        "quota": {"cpus": args.quota, "period_ms": args.period_ms, "cgroup": how},
+        "capacity_actions_per_second": best, "runs": runs, "servers_cpu_s_per_1000_actions": cpu_per_1000,
+        "forwarded_share": shares,
+        "light_load_p50_ms": light,
+        "broker_hop_added_p50_ms": round(light[2] - light[1], 2) if 1 in light and 2 in light else None,
         "broker_publish_to_arrival_p50_ms": hop,
         "failover_seconds": {"p50": round(statistics.median(failovers), 2) if failovers else None,
                              "max": round(max(failovers), 2) if failovers else None,
@@ -175,10 +277,12 @@ def main() -> None:
         "load_average_at_the_end": os.getloadavg(),
     }
     print(json.dumps(summary))
-    print(f"capacity at p99 < 100 ms: 1 process {best_one} actions/s, 2 processes {best_two} actions/s; "
-          f"broker hop +{summary['light_load_p50_ms']['added']} ms at p50 (publish to arrival "
-          f"{hop} ms); failover p50 {summary['failover_seconds']['p50']} s, max {summary['failover_seconds']['max']} s")
-    print(f"cluster_scaling={ratio:.2f}")
+    print("capacity at p99 < 100 ms: " + ", ".join(f"{size} process{'es' if size > 1 else ''} {best[size]} actions/s"
+                                                   for size in sizes)
+          + f"; broker hop +{summary['broker_hop_added_p50_ms']} ms at p50 (publish to arrival {hop} ms); "
+          f"failover p50 {summary['failover_seconds']['p50']} s, max {summary['failover_seconds']['max']} s")
+    print(f"cluster_scaling={r2:.2f} cluster_scaling_3={r3:.2f} "
+          f"forwarded_share={'nan' if share is None else f'{share:.3f}'} cpu_per_action_ratio={cpu_ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,6 +99,8 @@ class LocalCluster:
     database: str | None = None
     """A PostgreSQL URL to use; ``None``: a new PostgreSQL cluster in the folder."""
     serve_args: Sequence[str] = ()
+    on_start: Callable[[int, int], None] | None = None
+    """Called with (index, pid) as each server process starts (e.g. to hold it to a CPU quota)."""
     """More options for every ``ohhell serve`` (the pace of bots, …)."""
     port: int = 0
     """The load balancer's port (0: a free one)."""
@@ -142,6 +144,13 @@ class LocalCluster:
             self.stop()
             raise
         return self
+
+    def start_database(self) -> str:
+        """Only PostgreSQL (for a benchmark that starts sites of several sizes on one server);
+        :meth:`stop` stops it."""
+        if self.database is None:
+            self.database = self._start_postgres()
+        return self.database
 
     def stop(self) -> None:
         for index in range(len(self.nodes)):
@@ -209,6 +218,8 @@ class LocalCluster:
         handle = node.log.open("ab")
         node.popen = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT,
                                       env={**os.environ, "OHHELL_LANG": "en"})
+        if self.on_start is not None:
+            self.on_start(index, node.popen.pid)
         try:
             wait_for_port(node.port, timeout=30)
         except TimeoutError:
