@@ -8,25 +8,31 @@ import { ScoreTable } from "../sheet.js";
 import { History } from "./history.js";
 import { Chat, Reactions } from "./chat.js";
 
-export function Drawer({ ctl, s, names }) {
-  const panel = ctl.ui.panel;
+/**
+ * `panel`: which one is open (none: no drawer); `history`: the server's answer to a history
+ * request; `chat`: its lines, `chatAvailable`, `chatError`, `unread`; `reactions`: the
+ * server's choice (the welcome's); `rulesText`: [topic, sentence] pairs. Out: `onPanel(name, fromTab)`
+ * (a tab switches to its panel, `fromTab` true; the close button closes), `onReact(reaction)`,
+ * `onChat(text)`.
+ */
+export function Drawer({ s, code, names, panel, history, chat, chatAvailable, chatError, unread, reactions, rulesText,
+  onPanel, onReact, onChat }) {
   if (!panel) return null;
   const titles = { sheet: t("score_sheet"), history: t("history"), chat: t("chat"), rules: t("rules"), settings: t("settings") };
   let body;
   if (panel === "sheet") {
     body = html`<div id="sheet"><${ScoreTable} names=${names} highlight=${s.seat} totals=${s.totals}
       hands=${s.finished_hands} />
-      ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${ctl.code}/record`} download=${`ohhell-${ctl.code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
+      ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${code}/record`} download=${`ohhell-${code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
   } else if (panel === "history") {
-    body = html`<p class="history-link"><a id="drawer-game-history" href=${`/t/${ctl.code}/history`} target="_blank" rel="noopener">${t("game_history_link")} ↗</a></p>
-      <${History} data=${ctl.ui.history} names=${names} />`;
+    body = html`<p class="history-link"><a id="drawer-game-history" href=${`/t/${code}/history`} target="_blank" rel="noopener">${t("game_history_link")} ↗</a></p>
+      <${History} data=${history} names=${names} />`;
   } else if (panel === "chat") {
-    body = html`<${Reactions} choices=${(ctl.welcome && ctl.welcome.reactions) || undefined}
-      onReact=${(r) => ctl.sendTracked("react", { type: "react", reaction: r })} disabled=${!ctl.ui.chatAvailable} />
-      <${Chat} lines=${ctl.ui.chat} available=${ctl.ui.chatAvailable} error=${ctl.ui.chatError}
-        onSend=${(text) => ctl.sendTracked("chat", { type: "chat", text })} />`;
+    body = html`<${Reactions} choices=${reactions || undefined}
+      onReact=${onReact} disabled=${!chatAvailable} />
+      <${Chat} lines=${chat} available=${chatAvailable} error=${chatError} onSend=${onChat} />`;
   } else if (panel === "rules") {
-    body = html`<div id="rules">${(ctl.welcome ? ctl.welcome.rules_text : []).map(([topic, sentence]) => html`<p><strong>${topic}</strong> ${sentence}</p>`)}</div>`;
+    body = html`<div id="rules">${(rulesText || []).map(([topic, sentence]) => html`<p><strong>${topic}</strong> ${sentence}</p>`)}</div>`;
   } else {
     body = html`<${Settings} />`;
   }
@@ -37,9 +43,9 @@ export function Drawer({ ctl, s, names }) {
       <h2 id="drawer-title" class="sr">${titles[panel]}</h2>
       <nav class="drawer-tabs" aria-label=${t("tools")}>${tabs.map(([name, icon]) => html`<button type="button" key=${name} id=${"tab-" + name}
         class=${"drawer-tab" + (name === panel ? " active" : "")} aria-current=${name === panel ? "page" : undefined}
-        title=${titles[name]} onClick=${() => ctl.togglePanel(name)}><span aria-hidden="true">${icon}</span>
-        <span class="label">${titles[name]}</span>${name === "chat" && ctl.ui.unread ? html`<span class="badge-count">${ctl.ui.unread}</span>` : null}</button>`)}</nav>
-      <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => ctl.togglePanel(panel)}>✕</button></header>
+        title=${titles[name]} onClick=${() => onPanel(name, true)}><span aria-hidden="true">${icon}</span>
+        <span class="label">${titles[name]}</span>${name === "chat" && unread ? html`<span class="badge-count">${unread}</span>` : null}</button>`)}</nav>
+      <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => onPanel(panel)}>✕</button></header>
     <div class="drawer-body">${body}</div>
   </aside>`;
 }

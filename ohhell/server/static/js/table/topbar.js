@@ -13,7 +13,12 @@ const FAIR_ICON = html`<svg class="fair-icon" viewBox="0 0 20 20" width="18" hei
   <path d="M8.6 11.2l1.9 1.9 4.1-5.2" fill="none" stroke="#7ee787" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" />
 </svg>`;
 
-export function TopBar({ ctl, s }) {
+/**
+ * `s`: the game's state; `panel`: the open panel (its tool is pressed); `peek`: the last trick is
+ * shown; `unread`: new chat lines; `ownRandomness`: this deal holds this browser's randomness;
+ * `onPanel(name)`, `onPeek()`: the tools.
+ */
+export function TopBar({ s, code, connected, panel, peek, unread, ownRandomness, onPanel, onPeek }) {
   const total = bidTotal(s);
   const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
   let bidsLine = null;
@@ -25,30 +30,30 @@ export function TopBar({ ctl, s }) {
   const trumpKnown = s.dealt || s.scoresheet;
   // This deal holds this browser's randomness: a small mark beside the hand's number (on a phone
   // a row of its own would push the table down).
-  const fairMark = ctl.ownRandomness() ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${ctl.code}/history#fair`} target="_blank" rel="noopener"
+  const fairMark = ownRandomness ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${code}/history#fair`} target="_blank" rel="noopener"
     title=${t("fair_yours")} aria-label=${t("fair_yours")}>${FAIR_ICON}</a>` : null;
   // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
-  const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (ctl.ui.panel === name ? " active" : "")}
-    aria-pressed=${ctl.ui.panel === name ? "true" : "false"} title=${label} onClick=${() => ctl.togglePanel(name)}>
+  const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (panel === name ? " active" : "")}
+    aria-pressed=${panel === name ? "true" : "false"} title=${label} onClick=${() => onPanel(name)}>
     <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
   return html`<div class="table-bar">
     <div class="info-bar" id="info-bar">
-      <span class="table-code">${t("table_code", { code: ctl.code })}</span>
+      <span class="table-code">${t("table_code", { code })}</span>
       ${s.game_over ? fairMark : html`<span class="hand-label">${handLabel} · ${tn("cards_n", s.hand_size)}${fairMark ? html` ${fairMark}` : null}</span>`}
       ${!s.game_over && trumpKnown ? html`<span class="trump" id="trump">${t("trump")}: <strong class=${s.trump ? "suit-" + s.trump : ""}>
         ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
-      ${ctl.status !== "open" ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
+      ${!connected ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
     <div class="tools" role="toolbar" aria-label=${t("tools")}>
-      ${lastTrick(s) && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${ctl.ui.peek ? "true" : "false"}
-        title=${t("show_last_trick")} onClick=${() => { ctl.ui.peek = !ctl.ui.peek; ctl.update(); }}>
+      ${lastTrick(s) && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${peek ? "true" : "false"}
+        title=${t("show_last_trick")} onClick=${onPeek}>
         <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
       ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
       ${s.finished_hands.length ? tool("history", "⟲", t("history"), "show-history") : null}
-      ${tool("chat", "✉", t("chat"), "show-chat", ctl.ui.unread)}
+      ${tool("chat", "✉", t("chat"), "show-chat", unread)}
       ${tool("rules", "§", t("rules"), "show-rules")}
       ${tool("settings", "⚙", t("settings"), "show-settings")}
     </div>

@@ -1,27 +1,33 @@
 // Before the game: the invitation link, who has taken a seat, the host's Start button, and the
 // player's own link to continue on another device.
-import { html } from "../html.js";
+import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { statusText } from "./seat.js";
 
-export function WaitingRoom({ ctl, names }) {
-  const s = ctl.s;
-  const link = `${location.origin}/t/${ctl.code}`;
-  const copy = (text) => async (event) => {
-    const button = event.currentTarget;
-    try { await navigator.clipboard.writeText(text); button.textContent = t("copied"); } catch (error) { /* no clipboard */ }
+/** A Copy button: "Copied" once the text is on the clipboard (nothing when there is none). */
+function CopyButton({ text }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(text); setCopied(true); } catch (error) { /* no clipboard */ }
   };
+  return html`<button type="button" onClick=${copy}>${copied ? t("copied") : t("copy")}</button>`;
+}
+
+/** `s`: the game's state; `token`: this browser's seat (its own link), or null; `onStart()`: the host's button. */
+export function WaitingRoom({ s, code, token, names, onStart }) {
+  const link = `${location.origin}/t/${code}`;
+  const own = token ? `${location.origin}/t/${code}#seat=${token}` : null;
   return html`<div class="panel waiting narrow">
-    <h2>${t("table_code", { code: ctl.code })}</h2>
+    <h2>${t("table_code", { code })}</h2>
     <p>${t("waiting_for_players")}</p>
     <label>${t("invite")}<span class="row"><input readonly value=${link} id="invite-link" />
-      <button type="button" onClick=${copy(link)}>${t("copy")}</button></span></label>
+      <${CopyButton} text=${link} /></span></label>
     <ul class="plain seats-list">${s.table.seats.map((seat, i) => html`<li key=${i}>${t("seat_n", { n: i + 1 })}: ${names[i]}
       <span class="muted"> · ${statusText(seat)}</span></li>`)}</ul>
     <p class="muted">${t("only_host_starts")}</p>
-    ${s.seat !== null && s.seat === s.table.host ? html`<button type="button" class="primary" id="start" onClick=${() => ctl.send({ type: "start" })}>${t("start_now")}</button>` : null}
-    ${ctl.token ? html`<details><summary>${t("your_link")}</summary><span class="row">
-      <input readonly value=${`${location.origin}/t/${ctl.code}#seat=${ctl.token}`} aria-label=${t("your_link")} />
-      <button type="button" onClick=${copy(`${location.origin}/t/${ctl.code}#seat=${ctl.token}`)}>${t("copy")}</button></span></details>` : null}
+    ${s.seat !== null && s.seat === s.table.host ? html`<button type="button" class="primary" id="start" onClick=${onStart}>${t("start_now")}</button>` : null}
+    ${own ? html`<details><summary>${t("your_link")}</summary><span class="row">
+      <input readonly value=${own} aria-label=${t("your_link")} />
+      <${CopyButton} text=${own} /></span></details>` : null}
   </div>`;
 }
