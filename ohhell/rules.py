@@ -290,11 +290,12 @@ class Rules:
         out: dict[str, Any] = {"preset": self.preset, "players": self.players}
         if self.real_cards:
             out["real_cards"] = True
+        stated = PRESETS[self.preset].former
         for f in dataclasses.fields(self):
             if f.name in ("players", "preset", "real_cards"):
                 continue
             value = getattr(self, f.name)
-            if value != getattr(base, f.name):
+            if value != getattr(base, f.name) or f.name in stated:
                 out[f.name] = _knob_to_json(value)
         return json.dumps(out)
 
@@ -304,6 +305,14 @@ class Rules:
 
         >>> Rules.from_json({"preset": "oh-shit", "players": 3}).fixed_trump
         'S'
+
+        A record of ``up-and-down-the-river`` written before the preset lost its hook
+        does not state the hook, and replays with it:
+
+        >>> Rules.from_json({"preset": "up-and-down-the-river", "players": 4}).hook
+        True
+        >>> preset("up-and-down-the-river").to_json()
+        {'preset': 'up-and-down-the-river', 'players': 4, 'hook': False}
         """
         if not isinstance(data, Mapping):
             raise RulesError("rules", _("the rules must be an object with a preset and the number of players"))
@@ -314,6 +323,10 @@ class Rules:
             raise RulesError("players", _("the rules must say how many players there are"))
         players = data["players"]
         overrides = {key: value for key, value in data.items() if key not in ("preset", "players")}
+        # A knob the preset changed since and the record does not state: the record is older
+        # than the change, and its game was played with the former value.
+        for knob, value in find_preset(name).former.items():
+            overrides.setdefault(knob, value)
         return preset(name, players=players, **overrides)
 
     def replace(self, **changes: Any) -> Rules:
@@ -545,13 +558,23 @@ class Preset:
     summary: str
     knobs: Mapping[str, Any]
     players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    former: Mapping[str, Any] = field(default_factory=dict)
+    """Knobs whose value in this preset was changed, with the value they had before.
+
+    Records always state these knobs (:meth:`Rules.to_json`), so a record that does not
+    was written before the change and is read with the former value: it replays as played.
+    """
 
 
 PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
     Preset("classic", N_("The classic rules: down and up again, turned trump, hook, exact scoring."), {}),
     Preset("up-and-down-the-river",
-           N_("From one card up to 15, 13, 10, 8 or 7 cards for 3 to 7 players; the last hand has no trump."),
-           {"schedule": "up", "max_size": "river", "no_trump_last_hand": True}),
+           N_("From one card up to 15, 13, 10, 8 or 7 cards for 3 to 7 players; the last hand has no trump; "
+              "no hook."),
+           # The hook was part of this preset until issue 28: its sources give it only as
+           # "some people prefer".
+           {"schedule": "up", "max_size": "river", "no_trump_last_hand": True, "hook": False},
+           former={"hook": True}),
     Preset("blackout", N_("Classic with the simplest scoring, 10 + bid for an exact bid (an alias of classic)."),
            {}),
     Preset("contract-whist", N_("Classic with 1 point per trick and 10 more for an exact bid."),
