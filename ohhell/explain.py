@@ -32,7 +32,9 @@ def _deck(rules: Rules) -> str:
                     "%(n)d players, a pack of %(size)d cards (%(ranks)s)", rules.players) % {
         "n": rules.players, "size": size, "ranks": ranks}
     if rules.has_jokers:
-        text += ". " + _("Two jokers are added: the red X1 and the black X2")
+        # The size above counts the jokers: say so, or 50 reads as 50 cards and two jokers more.
+        text += ". " + _("The pack includes two jokers, the red X1 and the black X2 (%(size)d cards in all, "
+                         "jokers included)") % {"size": size}
     return text + "."
 
 

@@ -604,6 +604,16 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
 )}
 
 
+def default_players(name: str) -> int:
+    """The player count a preset is played with when none is given: 4, or its own count.
+
+    >>> default_players("classic"), default_players("ne-blackout")
+    (4, 5)
+    """
+    counts = find_preset(name).players
+    return 4 if 4 in counts else counts[0]
+
+
 def preset_names() -> list[str]:
     """The names of every preset, ``classic`` first."""
     return list(PRESETS)

@@ -62,3 +62,47 @@ def test_a_river_record_with_the_dealer_making_the_total_is_legal_now():
 def test_only_knobs_a_preset_changed_are_stated_in_every_record():
     assert {name for name, found in PRESETS.items() if found.former} == {"up-and-down-the-river"}
     assert Rules.from_json(preset("classic").to_json()) == preset("classic")
+
+
+# ------------------------------------------------------------------ small things (item 7)
+
+
+def test_the_presets_table_of_the_rule_book_gives_each_preset_its_player_counts():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([a-z0-9-]+)` \| ([^|]+?) \|", text, flags=re.MULTILINE))
+    for name, found in PRESETS.items():
+        low, high = found.players[0], found.players[-1]
+        expected = (str(low) if low == high else f"{low} or {high}" if len(found.players) == 2
+                    else f"{low}–{high}")
+        assert rows[name] == expected, name
+
+
+def test_ne_blackout_says_its_pack_is_50_cards_jokers_included():
+    from ohhell.explain import describe_rules
+    from ohhell.i18n import set_language
+
+    set_language("en")
+    deck = describe_rules(preset("ne-blackout", players=5))[0][1]
+    assert "a pack of 50 cards" in deck and "50 cards in all, jokers included" in deck
+    assert "54 cards in all" in describe_rules(preset("jokers"))[0][1]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_command_defaults_to_the_presets_own_player_count(name):
+    import json
+
+    from click.testing import CliRunner
+
+    from ohhell.cli import build_rules, main
+    from ohhell.rules import default_players
+    from ohhell.tui.cli import _rules
+
+    expected = 4 if 4 in PRESETS[name].players else PRESETS[name].players[0]
+    assert default_players(name) == expected
+    assert build_rules(name, None, ()).players == expected == _rules(name, None, ()).players
+    result = CliRunner().invoke(main, ["deal", "--preset", name, "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["rules"]["players"] == expected
