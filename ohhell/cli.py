@@ -219,11 +219,8 @@ def rules(name: str | None, players: int | None, as_json: bool) -> None:
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="NAME" if error.knob == "preset" else "--players") from error
     if as_json:
-        import dataclasses
-
-        knobs = {f.name: getattr(chosen, f.name) for f in dataclasses.fields(chosen)}
-        knobs["hands"] = [plan.to_json() for plan in chosen.hand_plans()]
-        click.echo(json.dumps(knobs, default=list, ensure_ascii=False, indent=1))
+        # Every knob, as a record's rules object names them, so that Rules.from_json reads it back.
+        click.echo(json.dumps(chosen.to_json(every_knob=True), ensure_ascii=False, indent=1))
         return
     click.echo(f"{found.name} — {preset_summary(found.name)}")
     click.echo()

@@ -274,12 +274,19 @@ class Rules:
 
     # -- records ----------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``rules`` object of a record: the preset, the players and the knobs that differ.
+    def to_json(self, every_knob: bool = False) -> dict[str, Any]:
+        """The ``rules`` object of a record: the preset, the players and the knobs that differ
+        (``every_knob``: all of them, as ``ohhell rules NAME --json`` prints them).
 
         >>> Rules(players=5, must_trump=True).to_json()
         {'preset': 'classic', 'players': 5, 'must_trump': True}
+        >>> Rules.from_json(preset("7-truf").to_json(every_knob=True)) == preset("7-truf")
+        True
         """
+        if every_knob:
+            out: dict[str, Any] = {"preset": self.preset, "players": self.players}
+            out.update((name, _knob_to_json(getattr(self, name))) for name in KNOBS if name != "players")
+            return out
         data: dict[str, Any] = json.loads(self._json_text)
         return data
 

@@ -106,3 +106,24 @@ def test_every_command_defaults_to_the_presets_own_player_count(name):
     result = CliRunner().invoke(main, ["deal", "--preset", name, "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["rules"]["players"] == expected
+
+
+# ---------------------------------------------------- ohhell rules --json, read back (item 5)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_rules_json_of_every_preset_reads_back_as_the_same_rules(name):
+    import json
+
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+    from ohhell.rules import KNOBS, default_players
+
+    for players in sorted({default_players(name), PRESETS[name].players[-1]}):
+        result = CliRunner().invoke(main, ["rules", name, "--players", str(players), "--json"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert set(data) == {"preset", *KNOBS}
+        assert Rules.from_json(data) == preset(name, players=players)
+        assert Rules.from_json(data).hand_plans() == preset(name, players=players).hand_plans()
