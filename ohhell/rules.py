@@ -332,13 +332,36 @@ class Rules:
         overrides = {key: value for key, value in data.items() if key not in ("preset", "players")}
         # A knob the preset changed since and the record does not state: the record is older
         # than the change, and its game was played with the former value.
-        for knob, value in find_preset(name).former.items():
+        found = find_preset(name)
+        for knob, value in found.former.items():
             overrides.setdefault(knob, value)
-        return preset(name, players=players, **overrides)
+        if not isinstance(players, int) or isinstance(players, bool) or (
+                players not in found.players and overrides.get("real_cards") is not True):
+            return preset(found.name, players=players, **overrides)  # refused, with the preset's message
+        # A record's knobs are read as the preset's own: one that does nothing under the others
+        # (which older versions accepted) is dropped rather than refused, so the record replays.
+        return _build(found.name, {"players": players, **found.knobs, **_knobs_from_json(overrides)}, {})
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed (validated again)."""
-        return dataclasses.replace(self, **_knobs_from_json(changes))
+        """A copy with some knobs changed (validated again).
+
+        As with :func:`preset`, a knob that is not changed and would do nothing under the
+        changes goes back to its default (``schedule="explicit"`` drops the ``trump`` rule,
+        since every hand then names its own).
+        """
+        current = {name: getattr(self, name) for name in KNOBS}
+        return _build(self.preset, current, _knobs_from_json(changes))
+
+    def inert_knobs(self) -> dict[str, str]:
+        """The knobs that cannot change anything under these rules, each with the reason.
+
+        A knob listed here must keep its default value (any other is refused), and a front
+        end greys it out.
+
+        >>> preset("classic").inert_knobs()["hand_count"]
+        'only a constant schedule has a number of hands to set'
+        """
+        return _inert_knobs(self)
 
     def describe(self) -> list[tuple[str, str]]:
         """The rules in plain words: ``(topic, sentence)`` pairs (see :mod:`ohhell.explain`)."""
@@ -404,6 +427,15 @@ def _is_int(value: Any) -> bool:
 
 
 def _validate(rules: Rules) -> None:
+    _validate_values(rules)
+    if rules.real_cards:
+        return  # only scored: the pack does not limit anything, and no knob is checked for effect
+    for knob, reason in _inert_knobs(rules).items():
+        if getattr(rules, knob) != _DEFAULTS[knob]:
+            raise RulesError(knob, reason)
+
+
+def _validate_values(rules: Rules) -> None:
     limit = MAX_PLAYERS_REAL_CARDS if rules.real_cards else MAX_PLAYERS
     if not _is_int(rules.players) or not MIN_PLAYERS <= rules.players <= limit:
         raise RulesError("players", _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r")
@@ -432,9 +464,10 @@ def _validate(rules: Rules) -> None:
     if not isinstance(rules.hands, tuple) or not all(isinstance(p, HandPlan) for p in rules.hands):
         raise RulesError("hands", _("must be a list of [size, trump] pairs"))
     if rules.schedule == "explicit" and not rules.hands:
-        raise RulesError("hands", _("an explicit schedule needs a list of hands"))
+        raise RulesError("hands", _("an explicit schedule needs a list of hands: set schedule and hands together"))
     if rules.schedule != "explicit" and rules.hands:
-        raise RulesError("schedule", _("a list of hands is only used by the explicit schedule"))
+        raise RulesError("hands", _("a list of hands is only used by the explicit schedule: set schedule to "
+                                    "explicit, or leave hands out"))
     if not isinstance(rules.trump_rotation, tuple) or not rules.trump_rotation or any(
         step not in ROTATION_STEPS for step in rules.trump_rotation
     ):
@@ -458,9 +491,10 @@ def _validate(rules: Rules) -> None:
     if rules.bidding == "simultaneous" and rules.bid_changes:
         raise RulesError("bid_changes", _("simultaneous bids are revealed at once and cannot be changed; "
                                           "set bid_changes to false"))
-    if rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54":
-        raise RulesError("trump", _("high-low jokers are played with a trump rotation or a fixed trump, "
-                                    "not with a turned-up card"))
+    if (rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54"
+            and rules.schedule != "explicit"):
+        raise RulesError("jokers", _("high-low jokers are played with a trump rotation or a fixed trump, not "
+                                     "with a turned-up card: change jokers, or set trump to rotation or fixed"))
     if rules.schedule == "constant" and rules.hand_count is None and rules.target_score is None:
         pass  # one hand per player
     if rules.is_open_ended and rules.no_trump_last_hand:
@@ -486,6 +520,121 @@ def _validate(rules: Rules) -> None:
         if size < 1:
             raise RulesError("players", _("a deck of %(deck)d cards cannot deal %(players)d players a card each")
                              % {"deck": deck_size, "players": rules.players})
+
+
+_DEFAULTS: Final[dict[str, Any]] = {f.name: f.default for f in dataclasses.fields(Rules)}
+
+
+def _without_trump(rules: Rules, plan: HandPlan) -> bool:
+    """Whether a hand is played without trump: none is set, or none can be turned up."""
+    return plan.trump == "none" or (plan.trump.startswith("turn-up") and plan.size * rules.players >= rules.deck_size)
+
+
+def _inert_knobs(rules: Rules) -> dict[str, str]:
+    """Every knob that can change nothing under the other knobs of ``rules``, with the reason.
+
+    The checks read the schedule as it would be without the knob in question, so that a knob
+    is not called inert because of itself.
+    """
+    out: dict[str, str] = {}
+    explicit = rules.schedule == "explicit"
+    if rules.remove_twos_with and rules.deck == "32":
+        out["remove_twos_with"] = _("the 32-card pack has no 2s to take out")
+    elif rules.remove_twos_with and rules.players not in rules.remove_twos_with:
+        out["remove_twos_with"] = _("the 2s are taken out only for the player counts listed, and %(players)d "
+                                    "is not one of them") % {"players": rules.players}
+    if rules.deck != "54":
+        out["jokers"] = _("only the 54-card pack (deck 54) has jokers")
+    if rules.schedule != "constant":
+        out["hand_count"] = _("only a constant schedule has a number of hands to set")
+    if explicit:
+        out["max_size"] = _("an explicit schedule gives the size of every hand itself")
+        out["trump"] = _("an explicit schedule gives the trump of every hand itself")
+    if rules.schedule not in ("down-up", "up-down"):
+        out["turning_point"] = _("only the down-up schedule (its 1-card hand) and the up-down schedule (its "
+                                 "largest hand) have a turning point")
+    if explicit or rules.trump != "rotation":
+        out["trump_rotation"] = _("only trump: rotation follows a rotation of suits")
+    if explicit or rules.trump != "fixed":
+        out["fixed_trump"] = _("only trump: fixed has a fixed trump suit")
+    if rules.deck_size < rules.players or (explicit and not rules.hands):
+        return out  # the other checks need a schedule, which _validate_values refuses
+    plain = _copy_unchecked(rules, no_trump_last_hand=False, no_trump_largest_hands=False,
+                            one_card_hand_per_player=False, devils_bridge=False, must_trump=False)
+    plans = plain.hand_plans()
+    if not explicit and rules.trump.startswith("turn-up") and all(
+            plan.size * rules.players >= rules.deck_size for plan in plans):
+        out["trump"] = _("every hand deals the whole pack, so no card is left to turn up")
+    if all(plan.size > 1 for plan in plans):
+        out["one_card_hand_per_player"] = _("the schedule has no 1-card hand")
+    if not plain.is_open_ended and _without_trump(rules, plans[-1]):
+        out["no_trump_last_hand"] = _("the last hand is played without trump already")
+    top = max(plan.size for plan in plans)
+    if all(_without_trump(rules, plan) for plan in plans if plan.size == top):
+        out["no_trump_largest_hands"] = _("the largest hands are played without trump already")
+    if all(_without_trump(rules, plan) for plan in plans):
+        out["must_trump"] = _("no hand has a trump")
+    with_each = _copy_unchecked(plain, one_card_hand_per_player=rules.one_card_hand_per_player).hand_plans()
+    if plain.is_open_ended or with_each[-1].size != 1:
+        out["devils_bridge"] = _("the last hand of the game is not a 1-card hand (Devil's Bridge is played in "
+                                 "a last 1-card hand)")
+    return out
+
+
+def _unchecked(players: Any, preset_name: str, knobs: Mapping[str, Any]) -> Rules:
+    """A Rules value that is not validated, to find which knobs do nothing before building it."""
+    rules = object.__new__(Rules)
+    for f in dataclasses.fields(Rules):
+        object.__setattr__(rules, f.name, knobs.get(f.name, f.default))
+    object.__setattr__(rules, "players", players)
+    object.__setattr__(rules, "preset", preset_name)
+    return rules
+
+
+def _copy_unchecked(rules: Rules, **changes: Any) -> Rules:
+    knobs = {name: getattr(rules, name) for name in KNOBS if name != "players"}
+    return _unchecked(rules.players, rules.preset, {**knobs, **changes})
+
+
+def _build(preset_name: str, base: Mapping[str, Any], changes: Mapping[str, Any]) -> Rules:
+    """Rules from the knobs of a preset (or of other rules) and the knobs a person changed.
+
+    The knobs nobody changed follow the changes: simultaneous bidding has no hook and no bid
+    changes; a list of hands makes the schedule explicit; and a knob of ``base`` that would do
+    nothing under the changes goes back to its default. A knob that was changed and does
+    nothing, or a combination that cannot be played, is refused naming a changed knob.
+    """
+    knobs = {**base, **changes}
+    if changes.get("bidding") == "simultaneous":
+        knobs.setdefault("hook", False)
+        for follower in ("hook", "bid_changes"):
+            if follower not in changes:
+                knobs[follower] = False
+    if changes.get("hands") and "schedule" not in changes:
+        knobs["schedule"] = "explicit"
+    if "schedule" in changes and changes["schedule"] != "explicit" and "hands" not in changes:
+        knobs["hands"] = ()
+    players = knobs.pop("players")
+    try:
+        provisional = _unchecked(players, preset_name, knobs)
+        _validate_values(provisional)
+        if not provisional.real_cards:
+            for _round in range(2):  # a reset knob may make another inert (trump, then its rotation)
+                inert = _inert_knobs(provisional)
+                reset = {knob: _DEFAULTS[knob] for knob in inert if knob not in changes and knobs.get(knob,
+                         _DEFAULTS[knob]) != _DEFAULTS[knob]}
+                if not reset:
+                    break
+                knobs.update(reset)
+                provisional = _unchecked(players, preset_name, knobs)
+        return Rules(players=players, preset=preset_name, **knobs)
+    except RulesError as error:
+        if error.knob in changes or not changes or error.knob in ("players", "preset"):
+            raise
+        # The knob at fault was not changed: name the changed ones, so the message is about them.
+        changed = ", ".join(sorted(changes))
+        raise RulesError(error.knob, _("%(message)s (after changing %(changed)s)")
+                         % {"message": str(error).split(": ", 1)[-1], "changed": changed}) from None
 
 
 def _max_size(max_size: MaxSize | int, players: int, deck_size: int) -> int:
@@ -662,9 +811,8 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
         else:
             message = _("%(preset)s is played by %(low)d to %(high)d players, not %(players)d")
         raise RulesError("players", message % values)
-    knobs: dict[str, Any] = dict(found.knobs)
-    knobs.update(_knobs_from_json(overrides))
-    return Rules(players=players, preset=found.name, **knobs)
+    base: dict[str, Any] = {"players": players, **found.knobs}
+    return _build(found.name, base, _knobs_from_json(overrides))
 
 
 RulesFactory = Callable[..., Rules]

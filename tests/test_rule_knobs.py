@@ -127,3 +127,137 @@ def test_rules_json_of_every_preset_reads_back_as_the_same_rules(name):
         assert set(data) == {"preset", *KNOBS}
         assert Rules.from_json(data) == preset(name, players=players)
         assert Rules.from_json(data).hand_plans() == preset(name, players=players).hand_plans()
+
+
+# --------------------------------------------- errors about knobs never set (item 4)
+
+
+def test_simultaneous_bidding_brings_no_hook_and_no_bid_changes():
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+
+    result = CliRunner().invoke(main, ["deal", "--set", "bidding=simultaneous", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    rules = preset("classic", bidding="simultaneous")
+    assert (rules.hook, rules.bid_changes) == (False, False)
+
+
+def test_high_low_jokers_on_the_jokers_preset_name_the_knob_that_was_set():
+    from ohhell import RulesError
+
+    with pytest.raises(RulesError) as error:
+        preset("jokers", jokers="high-low")
+    assert error.value.knob == "jokers" and "trump" in str(error.value)
+    assert preset("jokers", jokers="high-low", trump="fixed").high_low_jokers
+
+
+def test_a_list_of_hands_makes_the_schedule_explicit_and_other_schedules_drop_the_list():
+    rules = preset("classic", hands=[[3, "H"], [1, "none"]])
+    assert rules.schedule == "explicit" and [p.size for p in rules.hand_plans()] == [3, 1]
+    assert preset("7-truf", schedule="down-up").hands == ()
+
+
+def test_a_knob_of_the_preset_that_a_change_makes_inert_goes_back_to_its_default():
+    rules = preset("kachuful", trump="turn-up")
+    assert rules.trump_rotation == Rules().trump_rotation
+    assert preset("ne-blackout", players=6).remove_twos_with == ()
+    assert Rules.from_json(rules.to_json()) == rules
+
+
+def test_an_error_from_a_knob_that_was_not_changed_names_the_changes():
+    from ohhell import RulesError
+
+    with pytest.raises(RulesError) as error:
+        preset("classic", schedule="explicit")
+    assert error.value.knob == "hands" and "after changing schedule" in str(error.value)
+
+
+# ------------------------------------------------------ no knob that does nothing (item 3)
+
+SAMPLES = {
+    "deck": ["52", "32", "54"],
+    "remove_twos_with": "players",  # filled in below: [players] and [players + 1]
+    "jokers": ["own-suit", "high-low"],
+    "schedule": ["down-up", "up", "down", "up-down", "constant"],
+    "max_size": [3, 5],
+    "turning_point": ["once", "twice"],
+    "one_card_hand_per_player": [True, False],
+    "hand_count": [2, 7],
+    "hands": [[[2, "turn-up"], [1, "none"], [3, "H"]]],
+    "trump": ["turn-up", "turn-up-low-none", "rotation", "fixed", "none"],
+    "trump_rotation": [["H", "NT"]],
+    "fixed_trump": ["S", "H"],
+    "no_trump_last_hand": [True, False],
+    "no_trump_largest_hands": [True, False],
+    "bidding": ["in-turn", "simultaneous"],
+    "hook": [True, False],
+    "bid_changes": [True, False],
+    "no_bid_from": [12],
+    "first_lead": ["left-of-dealer", "dealer"],
+    "must_trump": [True, False],
+    "scoring": ["exact", "trick-plus-bonus", "german-bridge", "7-truf", "boerenbridge", "triangular-penalty"],
+    "zero_bid": ["standard", "5", "5-plus-size"],
+    "target_score": [15],
+    "stake": [0.5],
+    "devils_bridge": [True, False],
+}
+"""Values tried for every knob (``players`` and ``real_cards`` are not rules of play)."""
+
+
+def _fingerprint(rules, seed):
+    """What a seeded random game under ``rules`` shows: its pack, its hand plans, every legal
+    choice offered and taken, what is hidden, and the scores and money at the end."""
+    import random
+
+    from ohhell.scoring import settlement
+
+    rng = random.Random(seed)
+    state = Game(rules).new_initial_state(first_dealer=seed % rules.players)
+    seen = [rules.deck_mask, tuple((p.size, p.trump) for p in rules.hand_plans()), rules.schedule_length()]
+    for _step in range(5000):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            seen.append(("trump", state.trump, state.turn_up) if not state.is_chance_node() else "chance")
+            continue
+        legal = state.legal_actions()
+        choice = legal[int(rng.random() * len(legal))]
+        seen.append((tuple(legal), choice, state.is_blind_hand))
+        state.apply(choice)
+    seen.append(tuple(state.totals))
+    if rules.stake is not None:
+        seen.append(tuple(settlement(state.totals, rules.stake)))
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_knob_either_changes_the_game_or_is_refused_naming_it(name):
+    from ohhell import RulesError
+    from ohhell.rules import KNOBS, default_players
+
+    assert set(SAMPLES) == set(KNOBS) - {"players", "real_cards"}
+    players = default_players(name)
+    base = preset(name, players=players)
+    seeds = range(1, 40)
+    base_prints = {seed: _fingerprint(base, seed) for seed in seeds[:2]}
+    accepted = refused = 0
+    for knob, values in SAMPLES.items():
+        if values == "players":
+            values = [[players], [players + 1]]
+        for value in values:
+            current = getattr(base, knob)
+            if (list(current) if isinstance(current, tuple) else current) == value:
+                continue
+            try:
+                changed = preset(name, players=players, **{knob: value})
+            except RulesError as error:
+                refused += 1
+                assert error.knob == knob or knob in str(error), (knob, value, str(error))
+                continue
+            accepted += 1
+            # Stops at the first seed that shows a change; a rare effect (a made zero) may need more.
+            assert any(_fingerprint(changed, seed) != (base_prints.get(seed) or base_prints.setdefault(
+                seed, _fingerprint(base, seed))) for seed in seeds), f"{name}: {knob}={value!r} changes nothing"
+    assert accepted and refused

@@ -290,9 +290,19 @@ def rules_from_request(data: dict[str, Any], real_cards: bool = False) -> Rules:
     return preset(name, players=players, **knobs)
 
 
+def _changed_knobs(rules: Rules) -> list[str]:
+    """The knobs whose value differs from the preset's (the lobby's one-line summary names them)."""
+    if rules.real_cards:
+        return []
+    base = preset(rules.preset, players=rules.players)
+    return [name for name in WEB_KNOBS if getattr(rules, name) != getattr(base, name)]
+
+
 def _rules_json(rules: Rules) -> dict[str, Any]:
     knobs = {f.name: _knob_value(getattr(rules, f.name)) for f in dataclasses.fields(rules) if f.name in WEB_KNOBS}
     return {"record": rules.to_json(), "knobs": knobs, "hand_sizes": [plan.size for plan in rules.hand_plans()],
+            "inert": {knob: reason for knob, reason in rules.inert_knobs().items() if knob in WEB_KNOBS},
+            "changed": _changed_knobs(rules),
             "described": [list(pair) for pair in describe_rules(rules)]}
 
 

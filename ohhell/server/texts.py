@@ -93,6 +93,7 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "seconds_n": N_("%(n)d seconds"),
     "more_rules": N_("Change any rule"),
     "knob_default": N_("as the preset says"),
+    "rules_changed": N_("Changed from the preset: %(knobs)s."),
     "create": N_("Create"),
     "join_by_code": N_("Join a table"),
     "code": N_("Table code"),
