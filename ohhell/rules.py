@@ -33,6 +33,8 @@ from typing import Any, Final, Literal, get_args
 from ohhell.cards import (
     JOKERS_MASK,
     SEVEN,
+    SMALL_THIRTEEN_MASK,
+    SPANISH_REMOVED_MASK,
     TWO,
     TWOS_MASK,
     CardMask,
@@ -41,7 +43,7 @@ from ohhell.cards import (
 from ohhell.errors import RulesError
 from ohhell.i18n import N_, _, ngettext
 
-DeckKind = Literal["52", "32", "54"]
+DeckKind = Literal["52", "32", "54", "39", "40"]
 ScheduleKind = Literal["down-up", "up", "down", "up-down", "constant", "explicit"]
 MaxSize = Literal["classic", "river", "deck"]
 TurningPoint = Literal["once", "twice"]
@@ -61,6 +63,8 @@ HAND_TRUMPS: Final = ("turn-up", "turn-up-low-none", "none", "S", "H", "D", "C")
 ROTATION_STEPS: Final = ("S", "H", "D", "C", "NT")
 
 MIN_PLAYERS: Final = 3
+MIN_PLAYERS_WITH_BOWERS: Final = 2
+"""Two players may play with bowers (Jack Marrows' two-player program, seed 003)."""
 MAX_PLAYERS: Final = 7
 MAX_PLAYERS_REAL_CARDS: Final = 10
 
@@ -96,7 +100,9 @@ class Rules:
 
     Deck
       ``deck``: ``"52"`` standard cards; ``"32"`` (A K Q J 10 9 8 7 of each suit);
-      ``"54"`` (52 and two jokers ``X1``, ``X2``).
+      ``"54"`` (52 and two jokers ``X1``, ``X2``); ``"39"`` (52 without the 13 smallest:
+      the 2s, 3s, 4s and the 5♠, for 3 players); ``"40"`` (the Spanish pack: A K Q J 7 6 5 4 3 2
+      of each suit, ranked so).
       ``remove_twos_with``: the player counts for which the four 2s are taken out.
       ``jokers``: ``"own-suit"`` (the jokers are a suit of two equal cards; a led
       joker wins unless trumped; a turned joker makes the other the only trump; of
@@ -139,6 +145,9 @@ class Rules:
     Play
       ``first_lead``: ``"left-of-dealer"`` or ``"dealer"``.
       ``must_trump``: a player who cannot follow suit must trump if they can.
+      ``bowers``: Euchre's bowers: the jack of trumps (the right bower) is the highest trump
+      and the other jack of its colour (the left bower) the second; the left bower belongs to
+      the trump suit, not its own. Two players may play with bowers (Jack Marrows' program).
 
     Scoring
       ``scoring``: ``"exact"`` (made: 10 + bid; missed: 0), ``"trick-plus-bonus"``
@@ -185,6 +194,7 @@ class Rules:
     no_bid_from: int | None = None
     first_lead: FirstLead = "left-of-dealer"
     must_trump: bool = False
+    bowers: bool = False
     scoring: ScoringKind = "exact"
     zero_bid: ZeroBid = "standard"
     target_score: int | None = None
@@ -204,6 +214,10 @@ class Rules:
         mask = standard_deck_mask(SEVEN if self.deck == "32" else TWO)
         if self.deck == "54":
             mask |= JOKERS_MASK
+        elif self.deck == "39":
+            mask &= ~SMALL_THIRTEEN_MASK
+        elif self.deck == "40":
+            mask &= ~SPANISH_REMOVED_MASK
         if self.players in self.remove_twos_with:
             mask &= ~TWOS_MASK
         return mask
@@ -336,7 +350,8 @@ class Rules:
         for knob, value in found.former.items():
             overrides.setdefault(knob, value)
         if not isinstance(players, int) or isinstance(players, bool) or (
-                players not in found.players and overrides.get("real_cards") is not True):
+                players not in found.players and overrides.get("real_cards") is not True
+                and not (players == MIN_PLAYERS_WITH_BOWERS and overrides.get("bowers") is True)):
             return preset(found.name, players=players, **overrides)  # refused, with the preset's message
         # A record's knobs are read as the preset's own: one that does nothing under the others
         # (which older versions accepted) is dropped rather than refused, so the record replays.
@@ -437,9 +452,10 @@ def _validate(rules: Rules) -> None:
 
 def _validate_values(rules: Rules) -> None:
     limit = MAX_PLAYERS_REAL_CARDS if rules.real_cards else MAX_PLAYERS
-    if not _is_int(rules.players) or not MIN_PLAYERS <= rules.players <= limit:
+    low = MIN_PLAYERS_WITH_BOWERS if rules.bowers is True else MIN_PLAYERS
+    if not _is_int(rules.players) or not low <= rules.players <= limit:
         raise RulesError("players", _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r")
-                          % {"low": MIN_PLAYERS, "high": limit, "value": rules.players})
+                          % {"low": low, "high": limit, "value": rules.players})
     for knob, kind in (
         ("deck", DeckKind), ("jokers", JokerRules), ("schedule", ScheduleKind),
         ("turning_point", TurningPoint), ("trump", TrumpKind), ("bidding", BiddingKind),
@@ -448,7 +464,7 @@ def _validate_values(rules: Rules) -> None:
         _check_choice(rules, knob, kind)
     for knob in (
         "one_card_hand_per_player", "no_trump_last_hand", "no_trump_largest_hands", "hook",
-        "bid_changes", "must_trump", "devils_bridge", "real_cards",
+        "bid_changes", "must_trump", "bowers", "devils_bridge", "real_cards",
     ):
         _check_bool(rules, knob)
     if not isinstance(rules.remove_twos_with, tuple) or not all(_is_int(n) for n in rules.remove_twos_with):
@@ -538,8 +554,8 @@ def _inert_knobs(rules: Rules) -> dict[str, str]:
     """
     out: dict[str, str] = {}
     explicit = rules.schedule == "explicit"
-    if rules.remove_twos_with and rules.deck == "32":
-        out["remove_twos_with"] = _("the 32-card pack has no 2s to take out")
+    if rules.remove_twos_with and rules.deck in ("32", "39"):
+        out["remove_twos_with"] = _("this pack has no 2s to take out")
     elif rules.remove_twos_with and rules.players not in rules.remove_twos_with:
         out["remove_twos_with"] = _("the 2s are taken out only for the player counts listed, and %(players)d "
                                     "is not one of them") % {"players": rules.players}
@@ -574,6 +590,7 @@ def _inert_knobs(rules: Rules) -> dict[str, str]:
         out["no_trump_largest_hands"] = _("the largest hands are played without trump already")
     if all(_without_trump(rules, plan) for plan in plans):
         out["must_trump"] = _("no hand has a trump")
+        out["bowers"] = _("no hand has a trump, so there are no bowers")
     with_each = _copy_unchecked(plain, one_card_hand_per_player=rules.one_card_hand_per_player).hand_plans()
     if plain.is_open_ended or with_each[-1].size != 1:
         out["devils_bridge"] = _("the last hand of the game is not a 1-card hand (Devil's Bridge is played in "
@@ -755,6 +772,13 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
            {"deck": "54", "remove_twos_with": (5,), "jokers": "high-low", "schedule": "constant",
             "max_size": "deck", "trump": "rotation", "trump_rotation": ("H", "C", "D", "S")},
            players=(5, 6)),
+    Preset("romanian-whist", N_("Romanian Whist: a 32-card pack (A to 7), and a player who cannot follow suit "
+                                "must trump."),
+           {"deck": "32", "must_trump": True}),
+    Preset("la-pocha", N_("La Pocha: the Spanish 40-card pack (no 8s, 9s or 10s)."), {"deck": "40"}),
+    Preset("bowers", N_("Classic with Euchre's bowers: the jack of trumps is the highest trump, the other jack of "
+                        "its colour the second; 2 to 7 players."),
+           {"bowers": True}, players=tuple(range(MIN_PLAYERS_WITH_BOWERS, MAX_PLAYERS + 1))),
     Preset("devils-bridge", N_("Up and down again; in the last 1-card hand you see every card but your own."),
            {"schedule": "up-down", "devils_bridge": True}),
 )}
@@ -800,8 +824,10 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
     """
     found = find_preset(name)
     real_cards = overrides.get("real_cards") is True
-    # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players.
-    if _is_int(players) and players not in found.players and not real_cards:
+    # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players; with
+    # bowers any preset may be played by two.
+    two_with_bowers = players == MIN_PLAYERS_WITH_BOWERS and overrides.get("bowers") is True
+    if _is_int(players) and players not in found.players and not real_cards and not two_with_bowers:
         values = {"preset": found.name, "low": found.players[0], "high": found.players[-1], "players": players}
         if len(found.players) == 1:
             message = ngettext("%(preset)s is played by %(low)d player, not %(players)d",

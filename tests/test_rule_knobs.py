@@ -176,7 +176,7 @@ def test_an_error_from_a_knob_that_was_not_changed_names_the_changes():
 # ------------------------------------------------------ no knob that does nothing (item 3)
 
 SAMPLES = {
-    "deck": ["52", "32", "54"],
+    "deck": ["52", "32", "54", "39", "40"],
     "remove_twos_with": "players",  # filled in below: [players] and [players + 1]
     "jokers": ["own-suit", "high-low"],
     "schedule": ["down-up", "up", "down", "up-down", "constant"],
@@ -196,6 +196,7 @@ SAMPLES = {
     "no_bid_from": [12],
     "first_lead": ["left-of-dealer", "dealer"],
     "must_trump": [True, False],
+    "bowers": [True, False],
     "scoring": ["exact", "trick-plus-bonus", "german-bridge", "7-truf", "boerenbridge", "triangular-penalty"],
     "zero_bid": ["standard", "5", "5-plus-size"],
     "target_score": [15],

@@ -394,7 +394,7 @@ CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
 """Client texts that need a context: (context, English source text) by key."""
 
 KNOB_LABELS: Final[dict[str, str]] = {
-    "deck": N_("Deck (52, 32 cards, or 54 with two jokers)"),
+    "deck": N_("Deck (52, 32, 39 or 40 cards, or 54 with two jokers)"),
     "remove_twos_with": N_("Take out the 2s with this many players"),
     "jokers": N_("How jokers play"),
     "schedule": N_("Hand sizes"),
@@ -419,6 +419,7 @@ KNOB_LABELS: Final[dict[str, str]] = {
     "target_score": N_("Play until this exact total"),
     "stake": N_("Money per point"),
     "devils_bridge": N_("Devil's Bridge: in the last hand see every card but your own"),
+    "bowers": N_("Bowers: the jacks of the trump colour are the highest trumps"),
 }
 """A label for each rule knob the table form offers (the knobs' names are the record's)."""
 

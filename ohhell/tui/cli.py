@@ -31,7 +31,7 @@ def _rules(preset_name: str, players: int | None, settings: tuple[str, ...], **e
                        "h hint, c claim, u take back, p scores, s speed, x export, r rules, ? keys."))
 @click.option("--preset", "preset_name", default="classic", show_default=True,
               help=N_("Preset name (see ohhell rules)."))
-@click.option("--players", type=click.IntRange(3, 7), default=None,
+@click.option("--players", type=click.IntRange(2, 7), default=None,
               help=N_("Players, you included (default: 4, or the preset's own)."))
 @click.option("--bots", default=None, metavar="LEVEL",
               help=N_("Bot level: random, beginner, casual, basic (club player), strong (expert); "
