@@ -262,3 +262,53 @@ def test_every_knob_either_changes_the_game_or_is_refused_naming_it(name):
             assert any(_fingerprint(changed, seed) != (base_prints.get(seed) or base_prints.setdefault(
                 seed, _fingerprint(base, seed))) for seed in seeds), f"{name}: {knob}={value!r} changes nothing"
     assert accepted and refused
+
+
+# ----------------------------------------------------------------- money (item 6)
+
+
+def test_replay_says_who_pays_whom_for_a_game_played_for_money():
+    import json
+
+    from click.testing import CliRunner
+
+    from ohhell.cli import main
+    from ohhell.scoring import payments, settlement
+
+    state = play_random_game(preset("classic", players=3, stake=0.25), seed=2)
+    record = record_from_state(state)
+    money = replay(record)["money"]
+    assert money["settlement"] == settlement(state.totals, 0.25)
+    assert sum(p["amount"] for p in money["payments"]) == pytest.approx(
+        sum(net for net in money["settlement"] if net > 0))
+    assert "money" not in replay(record_from_state(play_random_game(preset("classic", players=3), seed=2)))
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        with open("game.json", "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        text = runner.invoke(main, ["replay", "game.json"]).output
+        assert "For money, at 0.25 per point:" in text
+        payer, payee, amount = payments(state.totals, 0.25)[0]
+        assert f"Seat {payer} pays Seat {payee} {amount:.2f}" in text
+        data = json.loads(runner.invoke(main, ["replay", "game.json", "--json"]).stdout)
+        assert data["money"]["payments"][0] == {"from": payer, "to": payee, "amount": amount}
+
+
+def test_payments_settle_every_difference_from_the_average():
+    from ohhell.scoring import payments, settlement
+
+    for totals in ([30, 10, 20], [5, 5, 5], [40, 0, 0, 20], [1, 2, 3, 4, 5, 6, 7]):
+        received = [0.0] * len(totals)
+        for payer, payee, amount in payments(totals, 0.5):
+            received[payer] -= amount
+            received[payee] += amount
+        assert received == pytest.approx(settlement(totals, 0.5))
+
+
+def test_the_scorekeeper_says_who_pays_whom_at_the_end():
+    from ohhell.record import replay_result
+    from ohhell.textsheet import money_lines
+
+    state = play_random_game(preset("classic", players=4, stake=1), seed=1)
+    lines = money_lines(replay_result(state), ["A", "B", "C", "D"])
+    assert lines[0] == "For money, at 1 per point:" and all(" pays " in line for line in lines[1:])

@@ -471,6 +471,7 @@ export class TablePage {
         </div>
       </div>
       ${s.game_over ? html`<${GameOver} s=${s} names=${names} host=${me !== null && me === s.table.host} rematch=${ui.rematch}
+          stake=${this.welcome && this.welcome.rules.stake}
           onRematch=${() => this.rematch()} onNewTable=${() => this.go("/")} onSheet=${() => this.togglePanel("sheet")}
           historyPath=${`/t/${this.code}/history`} onHistory=${() => this.go(`/t/${this.code}/history`)} />` : null}
       ${me !== null && !s.game_over ? html`<div class=${"hand-zone" + (myTurn ? " my-turn" : "")}>

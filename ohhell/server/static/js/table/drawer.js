@@ -15,7 +15,7 @@ export function Drawer({ ctl, s, names }) {
   let body;
   if (panel === "sheet") {
     body = html`<div id="sheet"><${ScoreTable} names=${names} highlight=${s.seat} totals=${s.totals}
-      hands=${s.finished_hands} />
+      hands=${s.finished_hands} stake=${s.game_over && ctl.welcome ? ctl.welcome.rules.stake : null} />
       ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${ctl.code}/record`} download=${`ohhell-${ctl.code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
   } else if (panel === "history") {
     body = html`<p class="history-link"><a id="drawer-game-history" href=${`/t/${ctl.code}/history`} target="_blank" rel="noopener">${t("game_history_link")} ↗</a></p>
