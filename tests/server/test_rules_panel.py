@@ -70,3 +70,16 @@ def test_the_panel_greys_out_a_knob_that_cannot_apply_and_the_summary_follows(se
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_lobby_offers_the_new_presets_and_a_two_player_table_with_bowers(server: ServerProcess) -> None:
+    config = httpx.get(f"{server.url}/api/config").json()
+    offered = {p["name"]: p["players"] for p in config["presets"]}
+    assert {"romanian-whist", "la-pocha", "bowers"} <= set(offered) and 2 in offered["bowers"]
+    created = httpx.post(f"{server.url}/api/tables", json={"name": "Ann", "preset": "bowers", "players": 2,
+                                                           "seats": ["random"], "timer": 0, "knobs": {}})
+    assert created.status_code == 200, created.text
+    assert httpx.get(f"{server.url}/api/tables/{created.json()['code']}").json()["rules"]["players"] == 2
+    refused = httpx.post(f"{server.url}/api/tables", json={"name": "Ann", "preset": "classic", "players": 2,
+                                                           "seats": ["random"], "timer": 0, "knobs": {}})
+    assert refused.status_code == 400
