@@ -304,5 +304,18 @@ def standard_deck_mask(lowest_rank: Rank = TWO) -> CardMask:
     return sum(per_suit << (13 * suit) for suit in STANDARD_SUITS)
 
 
+SMALL_CARDS_ORDER: Final = tuple(make_card(rank, suit) for rank in range(13) for suit in STANDARD_SUITS)
+"""The cards from the smallest up, ranks first: 2♠ 2♥ 2♦ 2♣ 3♠ … A♣. The "13 small cards" of
+the 39-card pack (and of Bust's second pack) are the first 13: the 2s, 3s and 4s and the 5♠
+(docs/rules.md, Decisions)."""
+
+SMALL_THIRTEEN_MASK: Final[CardMask] = sum(1 << card for card in SMALL_CARDS_ORDER[:13])
+"""The 13 small cards taken out of the 39-card pack."""
+
+SPANISH_REMOVED_MASK: Final[CardMask] = sum(
+    1 << make_card(rank, suit) for rank in (6, 7, 8) for suit in STANDARD_SUITS)
+"""The 8s, 9s and 10s, which the Spanish 40-card pack does not have (its sota, caballo and rey
+are the jack, queen and king)."""
+
 JOKERS_MASK: Final[CardMask] = SUIT_MASKS[JOKERS]
 TWOS_MASK: Final[CardMask] = mask_of(make_card(TWO, suit) for suit in STANDARD_SUITS)

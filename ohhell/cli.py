@@ -206,7 +206,7 @@ def rules(name: str | None, players: int | None, as_json: bool) -> None:
     """List the presets, or explain one in plain words."""
     from ohhell.errors import RulesError
     from ohhell.explain import describe_rules, preset_summary
-    from ohhell.rules import PRESETS, find_preset, preset
+    from ohhell.rules import PRESETS, default_players, find_preset, preset
 
     if name is None:
         width = max(len(key) for key in PRESETS)
@@ -215,16 +215,12 @@ def rules(name: str | None, players: int | None, as_json: bool) -> None:
         return
     try:
         found = find_preset(name)
-        count = players if players is not None else (4 if 4 in found.players else found.players[0])
-        chosen = preset(found.name, players=count)
+        chosen = preset(found.name, players=players if players is not None else default_players(found.name))
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="NAME" if error.knob == "preset" else "--players") from error
     if as_json:
-        import dataclasses
-
-        knobs = {f.name: getattr(chosen, f.name) for f in dataclasses.fields(chosen)}
-        knobs["hands"] = [plan.to_json() for plan in chosen.hand_plans()]
-        click.echo(json.dumps(knobs, default=list, ensure_ascii=False, indent=1))
+        # Every knob, as a record's rules object names them, so that Rules.from_json reads it back.
+        click.echo(json.dumps(chosen.to_json(every_knob=True), ensure_ascii=False, indent=1))
         return
     click.echo(f"{found.name} — {preset_summary(found.name)}")
     click.echo()
@@ -248,10 +244,11 @@ def parse_knobs(settings: tuple[str, ...]) -> dict[str, Any]:
     return knobs
 
 
-def build_rules(preset_name: str, players: int, settings: tuple[str, ...]) -> Any:
-    """Rules from command-line options, or a usage error naming the knob."""
+def build_rules(preset_name: str, players: int | None, settings: tuple[str, ...]) -> Any:
+    """Rules from command-line options, or a usage error naming the knob (without ``--players``,
+    the preset's own player count)."""
     from ohhell.errors import RulesError
-    from ohhell.rules import preset
+    from ohhell.rules import default_players, preset
 
     knobs = parse_knobs(settings)
     if "players" in knobs or "preset" in knobs:
@@ -259,18 +256,19 @@ def build_rules(preset_name: str, players: int, settings: tuple[str, ...]) -> An
         raise click.BadParameter(_("set %(knob)s with --%(knob)s, not with --set") % {"knob": key},
                                  param_hint="--set")
     try:
-        return preset(preset_name, players=players, **knobs)
+        count = players if players is not None else default_players(preset_name)
+        return preset(preset_name, players=count, **knobs)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint=f"'{error.knob}'") from error
 
 
 @main.command(help=N_("Play a whole game with random legal moves and print its record."))
 @click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset name."))
-@click.option("--players", type=int, default=4, show_default=True, help=N_("Number of players."))
+@click.option("--players", type=int, default=None, help=N_("Number of players (default: 4, or the preset's own)."))
 @click.option("--seed", type=int, default=None, help=N_("Seed for a reproducible game."))
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
 @click.option("--derived", is_flag=True, help=N_("Add tricks, scores, totals and winners to the record."))
-def deal(preset_name: str, players: int, seed: int | None, settings: tuple[str, ...], derived: bool) -> None:
+def deal(preset_name: str, players: int | None, seed: int | None, settings: tuple[str, ...], derived: bool) -> None:
     """Play a whole game with random legal moves and print its record."""
     from ohhell.record import dump_record, play_random_game, record_from_state
 

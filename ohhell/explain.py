@@ -24,6 +24,11 @@ def _deck(rules: Rules) -> str:
     size = rules.deck_size
     if rules.deck == "32":
         ranks = _("A K Q J 10 9 8 7 in each suit")
+    elif rules.deck == "39":
+        ranks = _("A K Q J 10 9 8 7 6 5 in each suit, without the 5 of spades")
+    elif rules.deck == "40":
+        ranks = _("the Spanish pack: A K Q J 7 6 5 4 3 2 in each suit, the king as rey, the queen as caballo, "
+                  "the jack as sota")
     elif rules.players in rules.remove_twos_with:
         ranks = _("A K Q J 10 9 8 7 6 5 4 3 in each suit, the 2s taken out")
     else:
@@ -32,7 +37,9 @@ def _deck(rules: Rules) -> str:
                     "%(n)d players, a pack of %(size)d cards (%(ranks)s)", rules.players) % {
         "n": rules.players, "size": size, "ranks": ranks}
     if rules.has_jokers:
-        text += ". " + _("Two jokers are added: the red X1 and the black X2")
+        # The size above counts the jokers: say so, or 50 reads as 50 cards and two jokers more.
+        text += ". " + _("The pack includes two jokers, the red X1 and the black X2 (%(size)d cards in all, "
+                         "jokers included)") % {"size": size}
     return text + "."
 
 
@@ -119,6 +126,9 @@ def _play(rules: Rules) -> str:
         text += " " + _("If you cannot, you may play any card; you need not trump.")
     text += " " + _("The highest trump wins the trick, else the highest card of the suit led; the winner "
                     "leads next.")
+    if rules.bowers:
+        text += " " + _("Bowers: the jack of trumps is the highest trump and the other jack of the same colour "
+                        "the second; that jack belongs to the trump suit, not to its own.")
     if rules.devils_bridge:
         text += " " + _("In the last 1-card hand everyone holds their card to their forehead: you see every "
                         "card but your own.")

@@ -109,6 +109,9 @@ _BIDDING: Final = Phase.BIDDING
 _RANKS: Final = tuple([card % 13 for card in range(52)] + [JOKER_RANK, JOKER_RANK])
 _BITS: Final = tuple(1 << card for card in range(54))
 _NO_TRUMP: Final = -1
+JACK: Final = 9
+_LEFT_BOWERS: Final = (9 + 13 * 3, 9 + 13 * 2, 9 + 13 * 1, 9 + 13 * 0)
+"""The left bower of each trump suit: the jack of the other suit of its colour (♠↔♣, ♥↔♦)."""
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,9 @@ class Game:
         self.cut_pack_mask: CardMask = self.deck_mask & ~JOKERS_MASK
         self.schedule_length = rules.schedule_length()
         self.high_low_jokers = rules.jokers == "high-low" and bool(self.deck_mask & JOKERS_MASK)
-        self.plain_follow = not self.high_low_jokers and not rules.must_trump
-        self.plain_tricks = not bool(self.deck_mask & JOKERS_MASK)
+        self.bowers = rules.bowers
+        self.plain_follow = not self.high_low_jokers and not rules.must_trump and not self.bowers
+        self.plain_tricks = not bool(self.deck_mask & JOKERS_MASK) and not self.bowers
         """Whether tricks are won by the highest trump or card of the led suit, with no jokers."""
         """Whether the only duty in play is to follow suit (no must-trump, no joker rules)."""
 
@@ -208,6 +212,9 @@ class State:
         self.turn_up: Card | None = None
         self.trump: Suit | None = None
         self._trump_mask: CardMask = 0
+        # The cards of each suit for following it: SUIT_MASKS, but with bowers the left bower
+        # is moved from its own suit to the trump suit.
+        self._suit_masks: tuple[CardMask, ...] = SUIT_MASKS
         self.scoresheet = False
         self.bid_order: tuple[int, ...] = ()
         self.bids: list[int | None] = [None] * n
@@ -379,7 +386,7 @@ class State:
                 elif len(self.plays) % self.num_players == 0:
                     mask = hand
                 else:
-                    mask = hand & SUIT_MASKS[self._trick_suit]  # type: ignore[index]
+                    mask = hand & self._suit_masks[self._trick_suit]  # type: ignore[index]
                     if not mask:
                         mask = self._legal_play_mask(turn)
                 table = PLAYS[turn]
@@ -447,7 +454,7 @@ class State:
             return self._legal_high_low_mask(hand, n_plays)
         if n_plays % self.num_players == 0:
             return hand
-        follow = hand & SUIT_MASKS[self._trick_suit]  # type: ignore[index]
+        follow = hand & self._suit_masks[self._trick_suit]  # type: ignore[index]
         if follow:
             return follow
         if self.rules.must_trump:
@@ -466,7 +473,7 @@ class State:
         suit = self._trick_suit
         mask = others
         if suit is not None:
-            follow = others & SUIT_MASKS[suit]
+            follow = others & self._suit_masks[suit]
             if follow:
                 mask = follow
             elif self.rules.must_trump and others & self._trump_mask:
@@ -639,8 +646,8 @@ class State:
                     self._raise_illegal_play(seat, card)
         elif not self._legal_play_mask(seat) & bit:
             self._raise_illegal_play(seat, card)
-        if self.game.high_low_jokers or count + 1 == self._hand_plays:
-            # Rare cases (jokers declared, the end of the hand) take the general path.
+        if self.game.high_low_jokers or self.game.bowers or count + 1 == self._hand_plays:
+            # Rare cases (jokers declared, bowers, the end of the hand) take the general path.
             snapshot = self._snapshot()
             self._apply_play_general(seat, card)
             self._undo_stack.append(snapshot)
@@ -693,7 +700,7 @@ class State:
             raise IllegalActionError("joker-first-trick", _("seat %(seat)d may not play a joker to the first "
                                                             "trick") % {"seat": seat})
         suit = self._trick_suit
-        if not leading and suit is not None and hand & SUIT_MASKS[suit]:
+        if not leading and suit is not None and hand & self._suit_masks[suit]:
             raise IllegalActionError("follow-suit", _("seat %(seat)d must follow %(suit)s but played %(card)s")
                                      % {"seat": seat, "suit": _(SUIT_NAMES[suit]), "card": message_card(card)})
         if self.rules.must_trump and hand & self._trump_mask:
@@ -986,6 +993,13 @@ class State:
         self.hands = [sum(map(bits, cards)) for cards in deal] if deal is not None else [0] * n
         self.turn_up = turn_up
         self.trump, self._trump_mask = self._find_trump(turn_up, trump_suit)
+        if self.game.bowers and self.trump is not None and self.trump != JOKERS:
+            left = _LEFT_BOWERS[self.trump]
+            masks = list(SUIT_MASKS)
+            masks[self.trump] |= _BITS[left]
+            masks[left // 13] &= ~_BITS[left]
+            self._suit_masks = tuple(masks)
+            self._trump_mask |= _BITS[left]
         self.phase = Phase.BIDDING
         self._bids_in = 0
         if not self.bid_order:
@@ -1036,6 +1050,8 @@ class State:
         self.play_seats.append(seat)
         if position == 0:
             self._trick_suit = card // 13
+            if self._trump_mask >> card & 1 and self.game.bowers:
+                self._trick_suit = self.trump  # the left bower leads trumps
             if card >= RED_JOKER and self.game.high_low_jokers:
                 self._trick_suit = None  # fixed by the first card of the joker's colour
         elif self._trick_suit is None and card < RED_JOKER:
@@ -1088,6 +1104,7 @@ class State:
         trump_mask = self._trump_mask
         led = self._trick_suit
         high_low = self.game.high_low_jokers
+        bowers = self.game.bowers
         if led is None:  # a forced joker lead and no card of its colour: the first other card leads
             led = next((card // 13 for card in cards if card < RED_JOKER), JOKERS)
         best_power = -1
@@ -1097,6 +1114,8 @@ class State:
                 power = 1000 if self._joker_is_high(card) else -1
             elif trump_mask & _BITS[card]:
                 power = 200 + _RANKS[card]
+                if bowers and _RANKS[card] == JACK:  # the right bower, then the left
+                    power = 302 if card // 13 == self.trump else 301
             elif card // 13 == led:
                 power = 100 + _RANKS[card]
             else:
@@ -1140,6 +1159,7 @@ class State:
         self.turn_up = None
         self.trump = None
         self._trump_mask = 0
+        self._suit_masks = SUIT_MASKS
         self.scoresheet = False
         self.bids = [None] * n
         self._bids_in = 0
@@ -1209,7 +1229,7 @@ _MUTABLE_LISTS: Final = (
 """The lists that actions change in place (the others are replaced whole)."""
 _COMPARED_FIELDS: Final = (
     "first_dealer", "hand_index", "dealer", "plan", "hand_size", "pack", "deal", "turn_up", "trump",
-    "_trump_mask", "scoresheet", "bid_order", "_bids_in", "_trick_suit", "_turn", "joker_high",
+    "_trump_mask", "_suit_masks", "scoresheet", "bid_order", "_bids_in", "_trick_suit", "_turn", "joker_high",
     "reported_tricks", "phase", "_cut_round", "_cut_drawn", "_cut_out",
 ) + _MUTABLE_LISTS
 _LIST_FIELDS: Final = _MUTABLE_LISTS + ("history", "_undo_stack")

@@ -48,6 +48,7 @@ from ohhell.errors import IllegalActionError, InvalidCardError, OhHellError, Rec
 from ohhell.game import Game, HandResult, Phase, State
 from ohhell.i18n import _
 from ohhell.rules import Rules
+from ohhell.scoring import payments, settlement
 
 FORMAT: Final = "ohhell/1"
 
@@ -99,8 +100,17 @@ def replay_result(state: State, started: int | None = None) -> dict[str, Any]:
             "dealer": state.dealer, "size": state.hand_size, "trump": _trump_letter(state.trump),
             "bids": list(state.bids), "tricks": list(state.tricks_won), "scores": None,
         })
-    return {"complete": state.is_terminal(), "hands": hands, "totals": list(state.totals),
-            "winners": state.winners()}
+    result: dict[str, Any] = {"complete": state.is_terminal(), "hands": hands, "totals": list(state.totals),
+                              "winners": state.winners()}
+    stake = state.rules.stake
+    if stake is not None and state.is_terminal():
+        # Money (docs/record-format.md): each seat's gain or loss, and who pays whom.
+        result["money"] = {
+            "stake": stake, "settlement": settlement(state.totals, stake),
+            "payments": [{"from": payer, "to": payee, "amount": amount}
+                         for payer, payee, amount in payments(state.totals, stake)],
+        }
+    return result
 
 
 def _trump_letter(suit: int | None) -> str | None:

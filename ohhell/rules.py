@@ -33,6 +33,8 @@ from typing import Any, Final, Literal, get_args
 from ohhell.cards import (
     JOKERS_MASK,
     SEVEN,
+    SMALL_THIRTEEN_MASK,
+    SPANISH_REMOVED_MASK,
     TWO,
     TWOS_MASK,
     CardMask,
@@ -41,7 +43,7 @@ from ohhell.cards import (
 from ohhell.errors import RulesError
 from ohhell.i18n import N_, _, ngettext
 
-DeckKind = Literal["52", "32", "54"]
+DeckKind = Literal["52", "32", "54", "39", "40"]
 ScheduleKind = Literal["down-up", "up", "down", "up-down", "constant", "explicit"]
 MaxSize = Literal["classic", "river", "deck"]
 TurningPoint = Literal["once", "twice"]
@@ -61,6 +63,8 @@ HAND_TRUMPS: Final = ("turn-up", "turn-up-low-none", "none", "S", "H", "D", "C")
 ROTATION_STEPS: Final = ("S", "H", "D", "C", "NT")
 
 MIN_PLAYERS: Final = 3
+MIN_PLAYERS_WITH_BOWERS: Final = 2
+"""Two players may play with bowers (Jack Marrows' two-player program, seed 003)."""
 MAX_PLAYERS: Final = 7
 MAX_PLAYERS_REAL_CARDS: Final = 10
 
@@ -96,7 +100,9 @@ class Rules:
 
     Deck
       ``deck``: ``"52"`` standard cards; ``"32"`` (A K Q J 10 9 8 7 of each suit);
-      ``"54"`` (52 and two jokers ``X1``, ``X2``).
+      ``"54"`` (52 and two jokers ``X1``, ``X2``); ``"39"`` (52 without the 13 smallest:
+      the 2s, 3s, 4s and the 5♠, for 3 players); ``"40"`` (the Spanish pack: A K Q J 7 6 5 4 3 2
+      of each suit, ranked so).
       ``remove_twos_with``: the player counts for which the four 2s are taken out.
       ``jokers``: ``"own-suit"`` (the jokers are a suit of two equal cards; a led
       joker wins unless trumped; a turned joker makes the other the only trump; of
@@ -139,6 +145,9 @@ class Rules:
     Play
       ``first_lead``: ``"left-of-dealer"`` or ``"dealer"``.
       ``must_trump``: a player who cannot follow suit must trump if they can.
+      ``bowers``: Euchre's bowers: the jack of trumps (the right bower) is the highest trump
+      and the other jack of its colour (the left bower) the second; the left bower belongs to
+      the trump suit, not its own. Two players may play with bowers (Jack Marrows' program).
 
     Scoring
       ``scoring``: ``"exact"`` (made: 10 + bid; missed: 0), ``"trick-plus-bonus"``
@@ -185,6 +194,7 @@ class Rules:
     no_bid_from: int | None = None
     first_lead: FirstLead = "left-of-dealer"
     must_trump: bool = False
+    bowers: bool = False
     scoring: ScoringKind = "exact"
     zero_bid: ZeroBid = "standard"
     target_score: int | None = None
@@ -204,6 +214,10 @@ class Rules:
         mask = standard_deck_mask(SEVEN if self.deck == "32" else TWO)
         if self.deck == "54":
             mask |= JOKERS_MASK
+        elif self.deck == "39":
+            mask &= ~SMALL_THIRTEEN_MASK
+        elif self.deck == "40":
+            mask &= ~SPANISH_REMOVED_MASK
         if self.players in self.remove_twos_with:
             mask &= ~TWOS_MASK
         return mask
@@ -274,12 +288,19 @@ class Rules:
 
     # -- records ----------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``rules`` object of a record: the preset, the players and the knobs that differ.
+    def to_json(self, every_knob: bool = False) -> dict[str, Any]:
+        """The ``rules`` object of a record: the preset, the players and the knobs that differ
+        (``every_knob``: all of them, as ``ohhell rules NAME --json`` prints them).
 
         >>> Rules(players=5, must_trump=True).to_json()
         {'preset': 'classic', 'players': 5, 'must_trump': True}
+        >>> Rules.from_json(preset("7-truf").to_json(every_knob=True)) == preset("7-truf")
+        True
         """
+        if every_knob:
+            out: dict[str, Any] = {"preset": self.preset, "players": self.players}
+            out.update((name, _knob_to_json(getattr(self, name))) for name in KNOBS if name != "players")
+            return out
         data: dict[str, Any] = json.loads(self._json_text)
         return data
 
@@ -290,11 +311,12 @@ class Rules:
         out: dict[str, Any] = {"preset": self.preset, "players": self.players}
         if self.real_cards:
             out["real_cards"] = True
+        stated = PRESETS[self.preset].former
         for f in dataclasses.fields(self):
             if f.name in ("players", "preset", "real_cards"):
                 continue
             value = getattr(self, f.name)
-            if value != getattr(base, f.name):
+            if value != getattr(base, f.name) or f.name in stated:
                 out[f.name] = _knob_to_json(value)
         return json.dumps(out)
 
@@ -304,6 +326,14 @@ class Rules:
 
         >>> Rules.from_json({"preset": "oh-shit", "players": 3}).fixed_trump
         'S'
+
+        A record of ``up-and-down-the-river`` written before the preset lost its hook
+        does not state the hook, and replays with it:
+
+        >>> Rules.from_json({"preset": "up-and-down-the-river", "players": 4}).hook
+        True
+        >>> preset("up-and-down-the-river").to_json()
+        {'preset': 'up-and-down-the-river', 'players': 4, 'hook': False}
         """
         if not isinstance(data, Mapping):
             raise RulesError("rules", _("the rules must be an object with a preset and the number of players"))
@@ -314,11 +344,39 @@ class Rules:
             raise RulesError("players", _("the rules must say how many players there are"))
         players = data["players"]
         overrides = {key: value for key, value in data.items() if key not in ("preset", "players")}
-        return preset(name, players=players, **overrides)
+        # A knob the preset changed since and the record does not state: the record is older
+        # than the change, and its game was played with the former value.
+        found = find_preset(name)
+        for knob, value in found.former.items():
+            overrides.setdefault(knob, value)
+        if not isinstance(players, int) or isinstance(players, bool) or (
+                players not in found.players and overrides.get("real_cards") is not True
+                and not (players == MIN_PLAYERS_WITH_BOWERS and overrides.get("bowers") is True)):
+            return preset(found.name, players=players, **overrides)  # refused, with the preset's message
+        # A record's knobs are read as the preset's own: one that does nothing under the others
+        # (which older versions accepted) is dropped rather than refused, so the record replays.
+        return _build(found.name, {"players": players, **found.knobs, **_knobs_from_json(overrides)}, {})
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed (validated again)."""
-        return dataclasses.replace(self, **_knobs_from_json(changes))
+        """A copy with some knobs changed (validated again).
+
+        As with :func:`preset`, a knob that is not changed and would do nothing under the
+        changes goes back to its default (``schedule="explicit"`` drops the ``trump`` rule,
+        since every hand then names its own).
+        """
+        current = {name: getattr(self, name) for name in KNOBS}
+        return _build(self.preset, current, _knobs_from_json(changes))
+
+    def inert_knobs(self) -> dict[str, str]:
+        """The knobs that cannot change anything under these rules, each with the reason.
+
+        A knob listed here must keep its default value (any other is refused), and a front
+        end greys it out.
+
+        >>> preset("classic").inert_knobs()["hand_count"]
+        'only a constant schedule has a number of hands to set'
+        """
+        return _inert_knobs(self)
 
 
 KNOBS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
@@ -378,10 +436,20 @@ def _is_int(value: Any) -> bool:
 
 
 def _validate(rules: Rules) -> None:
+    _validate_values(rules)
+    if rules.real_cards:
+        return  # only scored: the pack does not limit anything, and no knob is checked for effect
+    for knob, reason in _inert_knobs(rules).items():
+        if getattr(rules, knob) != _DEFAULTS[knob]:
+            raise RulesError(knob, reason)
+
+
+def _validate_values(rules: Rules) -> None:
     limit = MAX_PLAYERS_REAL_CARDS if rules.real_cards else MAX_PLAYERS
-    if not _is_int(rules.players) or not MIN_PLAYERS <= rules.players <= limit:
+    low = MIN_PLAYERS_WITH_BOWERS if rules.bowers is True else MIN_PLAYERS
+    if not _is_int(rules.players) or not low <= rules.players <= limit:
         raise RulesError("players", _("Oh Hell is played by %(low)d to %(high)d players, not %(value)r")
-                          % {"low": MIN_PLAYERS, "high": limit, "value": rules.players})
+                          % {"low": low, "high": limit, "value": rules.players})
     for knob, kind in (
         ("deck", DeckKind), ("jokers", JokerRules), ("schedule", ScheduleKind),
         ("turning_point", TurningPoint), ("trump", TrumpKind), ("bidding", BiddingKind),
@@ -390,7 +458,7 @@ def _validate(rules: Rules) -> None:
         _check_choice(rules, knob, kind)
     for knob in (
         "one_card_hand_per_player", "no_trump_last_hand", "no_trump_largest_hands", "hook",
-        "bid_changes", "must_trump", "devils_bridge", "real_cards",
+        "bid_changes", "must_trump", "bowers", "devils_bridge", "real_cards",
     ):
         _check_bool(rules, knob)
     if not isinstance(rules.remove_twos_with, tuple) or not all(_is_int(n) for n in rules.remove_twos_with):
@@ -406,9 +474,10 @@ def _validate(rules: Rules) -> None:
     if not isinstance(rules.hands, tuple) or not all(isinstance(p, HandPlan) for p in rules.hands):
         raise RulesError("hands", _("must be a list of [size, trump] pairs"))
     if rules.schedule == "explicit" and not rules.hands:
-        raise RulesError("hands", _("an explicit schedule needs a list of hands"))
+        raise RulesError("hands", _("an explicit schedule needs a list of hands: set schedule and hands together"))
     if rules.schedule != "explicit" and rules.hands:
-        raise RulesError("schedule", _("a list of hands is only used by the explicit schedule"))
+        raise RulesError("hands", _("a list of hands is only used by the explicit schedule: set schedule to "
+                                    "explicit, or leave hands out"))
     if not isinstance(rules.trump_rotation, tuple) or not rules.trump_rotation or any(
         step not in ROTATION_STEPS for step in rules.trump_rotation
     ):
@@ -432,9 +501,10 @@ def _validate(rules: Rules) -> None:
     if rules.bidding == "simultaneous" and rules.bid_changes:
         raise RulesError("bid_changes", _("simultaneous bids are revealed at once and cannot be changed; "
                                           "set bid_changes to false"))
-    if rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54":
-        raise RulesError("trump", _("high-low jokers are played with a trump rotation or a fixed trump, "
-                                    "not with a turned-up card"))
+    if (rules.jokers == "high-low" and rules.trump in ("turn-up", "turn-up-low-none") and rules.deck == "54"
+            and rules.schedule != "explicit"):
+        raise RulesError("jokers", _("high-low jokers are played with a trump rotation or a fixed trump, not "
+                                     "with a turned-up card: change jokers, or set trump to rotation or fixed"))
     if rules.schedule == "constant" and rules.hand_count is None and rules.target_score is None:
         pass  # one hand per player
     if rules.is_open_ended and rules.no_trump_last_hand:
@@ -460,6 +530,122 @@ def _validate(rules: Rules) -> None:
         if size < 1:
             raise RulesError("players", _("a deck of %(deck)d cards cannot deal %(players)d players a card each")
                              % {"deck": deck_size, "players": rules.players})
+
+
+_DEFAULTS: Final[dict[str, Any]] = {f.name: f.default for f in dataclasses.fields(Rules)}
+
+
+def _without_trump(rules: Rules, plan: HandPlan) -> bool:
+    """Whether a hand is played without trump: none is set, or none can be turned up."""
+    return plan.trump == "none" or (plan.trump.startswith("turn-up") and plan.size * rules.players >= rules.deck_size)
+
+
+def _inert_knobs(rules: Rules) -> dict[str, str]:
+    """Every knob that can change nothing under the other knobs of ``rules``, with the reason.
+
+    The checks read the schedule as it would be without the knob in question, so that a knob
+    is not called inert because of itself.
+    """
+    out: dict[str, str] = {}
+    explicit = rules.schedule == "explicit"
+    if rules.remove_twos_with and rules.deck in ("32", "39"):
+        out["remove_twos_with"] = _("this pack has no 2s to take out")
+    elif rules.remove_twos_with and rules.players not in rules.remove_twos_with:
+        out["remove_twos_with"] = _("the 2s are taken out only for the player counts listed, and %(players)d "
+                                    "is not one of them") % {"players": rules.players}
+    if rules.deck != "54":
+        out["jokers"] = _("only the 54-card pack (deck 54) has jokers")
+    if rules.schedule != "constant":
+        out["hand_count"] = _("only a constant schedule has a number of hands to set")
+    if explicit:
+        out["max_size"] = _("an explicit schedule gives the size of every hand itself")
+        out["trump"] = _("an explicit schedule gives the trump of every hand itself")
+    if rules.schedule not in ("down-up", "up-down"):
+        out["turning_point"] = _("only the down-up schedule (its 1-card hand) and the up-down schedule (its "
+                                 "largest hand) have a turning point")
+    if explicit or rules.trump != "rotation":
+        out["trump_rotation"] = _("only trump: rotation follows a rotation of suits")
+    if explicit or rules.trump != "fixed":
+        out["fixed_trump"] = _("only trump: fixed has a fixed trump suit")
+    if rules.deck_size < rules.players or (explicit and not rules.hands):
+        return out  # the other checks need a schedule, which _validate_values refuses
+    plain = _copy_unchecked(rules, no_trump_last_hand=False, no_trump_largest_hands=False,
+                            one_card_hand_per_player=False, devils_bridge=False, must_trump=False)
+    plans = plain.hand_plans()
+    if not explicit and rules.trump.startswith("turn-up") and all(
+            plan.size * rules.players >= rules.deck_size for plan in plans):
+        out["trump"] = _("every hand deals the whole pack, so no card is left to turn up")
+    if all(plan.size > 1 for plan in plans):
+        out["one_card_hand_per_player"] = _("the schedule has no 1-card hand")
+    if not plain.is_open_ended and _without_trump(rules, plans[-1]):
+        out["no_trump_last_hand"] = _("the last hand is played without trump already")
+    top = max(plan.size for plan in plans)
+    if all(_without_trump(rules, plan) for plan in plans if plan.size == top):
+        out["no_trump_largest_hands"] = _("the largest hands are played without trump already")
+    if all(_without_trump(rules, plan) for plan in plans):
+        out["must_trump"] = _("no hand has a trump")
+        out["bowers"] = _("no hand has a trump, so there are no bowers")
+    with_each = _copy_unchecked(plain, one_card_hand_per_player=rules.one_card_hand_per_player).hand_plans()
+    if plain.is_open_ended or with_each[-1].size != 1:
+        out["devils_bridge"] = _("the last hand of the game is not a 1-card hand (Devil's Bridge is played in "
+                                 "a last 1-card hand)")
+    return out
+
+
+def _unchecked(players: Any, preset_name: str, knobs: Mapping[str, Any]) -> Rules:
+    """A Rules value that is not validated, to find which knobs do nothing before building it."""
+    rules = object.__new__(Rules)
+    for f in dataclasses.fields(Rules):
+        object.__setattr__(rules, f.name, knobs.get(f.name, f.default))
+    object.__setattr__(rules, "players", players)
+    object.__setattr__(rules, "preset", preset_name)
+    return rules
+
+
+def _copy_unchecked(rules: Rules, **changes: Any) -> Rules:
+    knobs = {name: getattr(rules, name) for name in KNOBS if name != "players"}
+    return _unchecked(rules.players, rules.preset, {**knobs, **changes})
+
+
+def _build(preset_name: str, base: Mapping[str, Any], changes: Mapping[str, Any]) -> Rules:
+    """Rules from the knobs of a preset (or of other rules) and the knobs a person changed.
+
+    The knobs nobody changed follow the changes: simultaneous bidding has no hook and no bid
+    changes; a list of hands makes the schedule explicit; and a knob of ``base`` that would do
+    nothing under the changes goes back to its default. A knob that was changed and does
+    nothing, or a combination that cannot be played, is refused naming a changed knob.
+    """
+    knobs = {**base, **changes}
+    if changes.get("bidding") == "simultaneous":
+        knobs.setdefault("hook", False)
+        for follower in ("hook", "bid_changes"):
+            if follower not in changes:
+                knobs[follower] = False
+    if changes.get("hands") and "schedule" not in changes:
+        knobs["schedule"] = "explicit"
+    if "schedule" in changes and changes["schedule"] != "explicit" and "hands" not in changes:
+        knobs["hands"] = ()
+    players = knobs.pop("players")
+    try:
+        provisional = _unchecked(players, preset_name, knobs)
+        _validate_values(provisional)
+        if not provisional.real_cards:
+            for _round in range(2):  # a reset knob may make another inert (trump, then its rotation)
+                inert = _inert_knobs(provisional)
+                reset = {knob: _DEFAULTS[knob] for knob in inert if knob not in changes and knobs.get(knob,
+                         _DEFAULTS[knob]) != _DEFAULTS[knob]}
+                if not reset:
+                    break
+                knobs.update(reset)
+                provisional = _unchecked(players, preset_name, knobs)
+        return Rules(players=players, preset=preset_name, **knobs)
+    except RulesError as error:
+        if error.knob in changes or not changes or error.knob in ("players", "preset"):
+            raise
+        # The knob at fault was not changed: name the changed ones, so the message is about them.
+        changed = ", ".join(sorted(changes))
+        raise RulesError(error.knob, _("%(message)s (after changing %(changed)s)")
+                         % {"message": str(error).split(": ", 1)[-1], "changed": changed}) from None
 
 
 def _max_size(max_size: MaxSize | int, players: int, deck_size: int) -> int:
@@ -539,13 +725,23 @@ class Preset:
     summary: str
     knobs: Mapping[str, Any]
     players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    former: Mapping[str, Any] = field(default_factory=dict)
+    """Knobs whose value in this preset was changed, with the value they had before.
+
+    Records always state these knobs (:meth:`Rules.to_json`), so a record that does not
+    was written before the change and is read with the former value: it replays as played.
+    """
 
 
 PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
     Preset("classic", N_("The classic rules: down and up again, turned trump, hook, exact scoring."), {}),
     Preset("up-and-down-the-river",
-           N_("From one card up to 15, 13, 10, 8 or 7 cards for 3 to 7 players; the last hand has no trump."),
-           {"schedule": "up", "max_size": "river", "no_trump_last_hand": True}),
+           N_("From one card up to 15, 13, 10, 8 or 7 cards for 3 to 7 players; the last hand has no trump; "
+              "no hook."),
+           # The hook was part of this preset until issue 28: its sources give it only as
+           # "some people prefer".
+           {"schedule": "up", "max_size": "river", "no_trump_last_hand": True, "hook": False},
+           former={"hook": True}),
     Preset("blackout", N_("Classic with the simplest scoring, 10 + bid for an exact bid (an alias of classic)."),
            {}),
     Preset("contract-whist", N_("Classic with 1 point per trick and 10 more for an exact bid."),
@@ -570,9 +766,26 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
            {"deck": "54", "remove_twos_with": (5,), "jokers": "high-low", "schedule": "constant",
             "max_size": "deck", "trump": "rotation", "trump_rotation": ("H", "C", "D", "S")},
            players=(5, 6)),
+    Preset("romanian-whist", N_("Romanian Whist: a 32-card pack (A to 7), and a player who cannot follow suit "
+                                "must trump."),
+           {"deck": "32", "must_trump": True}),
+    Preset("la-pocha", N_("La Pocha: the Spanish 40-card pack (no 8s, 9s or 10s)."), {"deck": "40"}),
+    Preset("bowers", N_("Classic with Euchre's bowers: the jack of trumps is the highest trump, the other jack of "
+                        "its colour the second; 2 to 7 players."),
+           {"bowers": True}, players=tuple(range(MIN_PLAYERS_WITH_BOWERS, MAX_PLAYERS + 1))),
     Preset("devils-bridge", N_("Up and down again; in the last 1-card hand you see every card but your own."),
            {"schedule": "up-down", "devils_bridge": True}),
 )}
+
+
+def default_players(name: str) -> int:
+    """The player count a preset is played with when none is given: 4, or its own count.
+
+    >>> default_players("classic"), default_players("ne-blackout")
+    (4, 5)
+    """
+    counts = find_preset(name).players
+    return 4 if 4 in counts else counts[0]
 
 
 def preset_names() -> list[str]:
@@ -605,8 +818,10 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
     """
     found = find_preset(name)
     real_cards = overrides.get("real_cards") is True
-    # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players.
-    if _is_int(players) and players not in found.players and not real_cards:
+    # With real cards nothing is dealt, so any preset may be scored for 3 to 10 players; with
+    # bowers any preset may be played by two.
+    two_with_bowers = players == MIN_PLAYERS_WITH_BOWERS and overrides.get("bowers") is True
+    if _is_int(players) and players not in found.players and not real_cards and not two_with_bowers:
         values = {"preset": found.name, "low": found.players[0], "high": found.players[-1], "players": players}
         if len(found.players) == 1:
             message = ngettext("%(preset)s is played by %(low)d player, not %(players)d",
@@ -616,9 +831,8 @@ def preset(name: str = "classic", players: int = 4, **overrides: Any) -> Rules:
         else:
             message = _("%(preset)s is played by %(low)d to %(high)d players, not %(players)d")
         raise RulesError("players", message % values)
-    knobs: dict[str, Any] = dict(found.knobs)
-    knobs.update(_knobs_from_json(overrides))
-    return Rules(players=players, preset=found.name, **knobs)
+    base: dict[str, Any] = {"players": players, **found.knobs}
+    return _build(found.name, base, _knobs_from_json(overrides))
 
 
 RulesFactory = Callable[..., Rules]

@@ -110,3 +110,32 @@ def settlement(totals: Sequence[int], stake: float = 1.0) -> list[float]:
     """
     average = sum(totals) / len(totals)
     return [round((total - average) * stake, 10) for total in totals]
+
+
+def payments(totals: Sequence[int], stake: float) -> list[tuple[int, int, float]]:
+    """Who pays whom how much to settle :func:`settlement`: ``(payer, payee, amount)``.
+
+    Each player who owes pays the players who receive, both taken in seat order, so that
+    everyone pays or receives exactly their difference from the average, times the stake.
+
+    >>> payments([30, 10, 20], 0.5)
+    [(1, 0, 5.0)]
+    >>> payments([40, 10, 10], 1)
+    [(1, 0, 10.0), (2, 0, 10.0)]
+    """
+    nets = settlement(totals, stake)
+    owing = [[seat, -net] for seat, net in enumerate(nets) if net < 0]
+    owed = [[seat, net] for seat, net in enumerate(nets) if net > 0]
+    out: list[tuple[int, int, float]] = []
+    payer = payee = 0
+    while payer < len(owing) and payee < len(owed):
+        amount = min(owing[payer][1], owed[payee][1])
+        if amount > 1e-9:
+            out.append((int(owing[payer][0]), int(owed[payee][0]), round(amount, 10)))
+        owing[payer][1] -= amount
+        owed[payee][1] -= amount
+        if owing[payer][1] <= 1e-9:
+            payer += 1
+        if owed[payee][1] <= 1e-9:
+            payee += 1
+    return out

@@ -61,4 +61,25 @@ def format_scoresheet(result: dict[str, Any], names: Sequence[str] | None = None
         lines.append(ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners)) % {"names": names_text})
     elif not result["complete"]:
         lines.append(_("The game is not finished."))
+    lines.extend(money_lines(result, labels))
     return "\n".join(lines)
+
+
+def format_money(amount: float) -> str:
+    """An amount of money as people write it: 2 decimals, or none for a whole amount."""
+    return f"{amount:.0f}" if abs(amount - round(amount)) < 1e-9 else f"{amount:.2f}"
+
+
+def money_lines(result: dict[str, Any], labels: Sequence[str]) -> list[str]:
+    """Who pays whom how much, for a finished game played for money (``result["money"]``)."""
+    money = result.get("money")
+    if not money:
+        return []
+    lines = [_("For money, at %(stake)s per point:") % {"stake": format_money(money["stake"])}]
+    for payment in money["payments"]:
+        lines.append("  " + _("%(payer)s pays %(payee)s %(amount)s") % {
+            "payer": labels[payment["from"]], "payee": labels[payment["to"]],
+            "amount": format_money(payment["amount"])})
+    if not money["payments"]:
+        lines.append("  " + _("Nobody pays: every total is the average."))
+    return lines

@@ -122,7 +122,8 @@ def game(record: str, as_json: bool, budget: int, seed: int, jobs: int, brief: b
                                      "chance of taking the trick, the best bid, the chance of making it and the "
                                      "expected score, when everyone bids optimally and when the others bid at "
                                      "random."))
-@click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Number of players."))
+@click.option("--players", type=click.IntRange(3, 7), default=None,
+              help=N_("Number of players (default: 4, or the preset's own)."))
 @click.option("--preset", "preset_name", default="classic", show_default=True, help=N_("Preset name."))
 @click.option("--set", "settings", multiple=True, metavar="KNOB=VALUE", help=N_("Override a rule knob."))
 @click.option("--turned", default=None, metavar="CARD",
@@ -135,7 +136,7 @@ def game(record: str, as_json: bool, budget: int, seed: int, jobs: int, brief: b
                       "(needs matplotlib)."))
 @click.option("--progress/--no-progress", default=None,
               help=N_("Show a progress bar (default: on a terminal, and not with --json)."))
-def one_card(players: int, preset_name: str, settings: tuple[str, ...], turned: str | None, as_json: bool,
+def one_card(players: int | None, preset_name: str, settings: tuple[str, ...], turned: str | None, as_json: bool,
              csv_path: Path | None, plot_stem: Path | None, progress: bool | None) -> None:
     """The exact one-card tables."""
     from ohhell.analysis.one_card import solve_one_card

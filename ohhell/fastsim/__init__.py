@@ -54,11 +54,13 @@ Pos = tuple[tuple[int, ...], int, tuple[int, ...], int, int]
 
 
 def covers(rules: Rules) -> bool:
-    """Whether the fast core plays these rules exactly (all but NE-Blackout's high-low jokers).
+    """Whether the fast core plays these rules exactly (all but NE-Blackout's high-low jokers
+    and bowers, for which the bots use the reference engine).
 
     It may still be missing (:data:`AVAILABLE`); :func:`usable` says both.
     """
-    return not rules.high_low_jokers and rules.players <= MAX_SEATS and rules.largest_hand <= MAX_TRICKS
+    return (not rules.high_low_jokers and not rules.bowers and rules.players <= MAX_SEATS
+            and rules.largest_hand <= MAX_TRICKS)
 
 
 def usable(rules: Rules) -> bool:

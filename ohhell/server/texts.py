@@ -79,6 +79,10 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "seconds_n": N_("%(n)d seconds"),
     "more_rules": N_("Change any rule"),
     "knob_default": N_("as the preset says"),
+    "rules_changed": N_("Changed from the preset: %(knobs)s."),
+    "money_title": N_("For money, at %(stake)s per point:"),
+    "money_pays": N_("%(payer)s pays %(payee)s %(amount)s"),
+    "money_nobody": N_("Nobody pays: every total is the average."),
     "create": N_("Create"),
     "join_by_code": N_("Join a table"),
     "code": N_("Table code"),
@@ -422,7 +426,7 @@ CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
 """Client texts that need a context: (context, English source text) by key."""
 
 KNOB_LABELS: Final[dict[str, str]] = {
-    "deck": N_("Deck (52, 32 cards, or 54 with two jokers)"),
+    "deck": N_("Deck (52, 32, 39 or 40 cards, or 54 with two jokers)"),
     "remove_twos_with": N_("Take out the 2s with this many players"),
     "jokers": N_("How jokers play"),
     "schedule": N_("Hand sizes"),
@@ -447,6 +451,7 @@ KNOB_LABELS: Final[dict[str, str]] = {
     "target_score": N_("Play until this exact total"),
     "stake": N_("Money per point"),
     "devils_bridge": N_("Devil's Bridge: in the last hand see every card but your own"),
+    "bowers": N_("Bowers: the jacks of the trump colour are the highest trumps"),
 }
 """A label for each rule knob the table form offers (the knobs' names are the record's)."""
 

@@ -10,15 +10,16 @@ import click
 from ohhell.i18n import N_, _, ngettext
 
 
-def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: Any) -> Any:
+def _rules(preset_name: str, players: int | None, settings: tuple[str, ...], **extra: Any) -> Any:
     from ohhell.cli import parse_knobs
     from ohhell.errors import RulesError
-    from ohhell.rules import preset
+    from ohhell.rules import default_players, preset
 
     knobs = parse_knobs(settings)
     knobs.update(extra)
     try:
-        return preset(preset_name, players=players, **knobs)
+        count = players if players is not None else default_players(preset_name)
+        return preset(preset_name, players=count, **knobs)
     except RulesError as error:
         hint = "--preset" if error.knob == "preset" else "--players" if error.knob == "players" else "--set"
         raise click.BadParameter(str(error), param_hint=hint) from error
@@ -30,7 +31,8 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
                        "h hint, c claim, u take back, p scores, s speed, x export, r rules, ? keys."))
 @click.option("--preset", "preset_name", default="classic", show_default=True,
               help=N_("Preset name (see ohhell rules)."))
-@click.option("--players", type=click.IntRange(3, 7), default=4, show_default=True, help=N_("Players, you included."))
+@click.option("--players", type=click.IntRange(2, 7), default=None,
+              help=N_("Players, you included (default: 4, or the preset's own)."))
 @click.option("--bots", default=None, metavar="LEVEL",
               help=N_("Bot level: random, beginner, casual, basic (club player), strong (expert); "
                       "default: the strongest installed."))
@@ -47,7 +49,7 @@ def _rules(preset_name: str, players: int, settings: tuple[str, ...], **extra: A
               help=N_("How long a bot may think per decision (default: the bot's own)."))
 @click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=N_("Where to save the game (default: the user's data directory)."))
-def play(preset_name: str, players: int, bots: str | None, seed: int | None, resume: str | None,
+def play(preset_name: str, players: int | None, bots: str | None, seed: int | None, resume: str | None,
          settings: tuple[str, ...], name: str | None, take_back: bool | None, speed: str | None,
          think: float | None, save_file: Path | None) -> None:
     """Play Oh Hell against bots in the terminal (the help text is above, translated)."""

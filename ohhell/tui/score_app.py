@@ -43,8 +43,10 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Swi
 from ohhell.cards import SUIT_SYMBOLS, card_name, parse_card
 from ohhell.errors import OhHellError, RulesError
 from ohhell.i18n import _, cards_shown_as_seen, ngettext, show_cards_as_seen
+from ohhell.record import replay_result
 from ohhell.rules import MAX_PLAYERS, MAX_PLAYERS_REAL_CARDS, MIN_PLAYERS, PRESETS, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet, ScoreStore, checked_names
+from ohhell.textsheet import money_lines
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.dialogs import ConfirmScreen, watch_size
 from ohhell.tui.messages import file_problem, sentence
@@ -709,6 +711,9 @@ class SheetScreen(Screen[None]):
             text = Text(_("The game is over."), style="bold")
             text.append(" " + ngettext("Winner: %(names)s.", "Shared victory: %(names)s.", len(winners))
                         % {"names": ", ".join(winners)}, style="bold green")
+            money = money_lines(replay_result(sheet.state), names)  # who pays whom, with a stake
+            if money:
+                text.append("\n" + " ".join(line.strip() for line in money), style="bold")
             text.append("\n" + _("c: chart of totals · s: statistics · x: export · e: edit a hand"), style="dim")
             return text
         text = Text(ngettext("Hand %(hand)d: %(dealer)s deals %(size)d card each.",

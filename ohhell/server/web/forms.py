@@ -110,9 +110,20 @@ def _knob_value(value: Any) -> Any:
     return value
 
 
+def _changed_knobs(rules: Rules) -> list[str]:
+    """The knobs whose value differs from the preset's (the lobby's one-line summary names them)."""
+    if rules.real_cards:
+        return []
+    base = preset(rules.preset, players=rules.players)
+    return [name for name in WEB_KNOBS if getattr(rules, name) != getattr(base, name)]
+
+
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """Rules as the forms show them: the record's rules, the knobs' values, the hand sizes and
-    the rules in plain words."""
+    """Rules as the forms show them: the record's rules, the knobs' values, the hand sizes, the
+    knobs that would do nothing here (with why), the knobs changed from the preset, and the
+    rules in plain words."""
     knobs = {f.name: _knob_value(getattr(rules, f.name)) for f in dataclasses.fields(rules) if f.name in WEB_KNOBS}
     return {"record": rules.to_json(), "knobs": knobs, "hand_sizes": [plan.size for plan in rules.hand_plans()],
+            "inert": {knob: reason for knob, reason in rules.inert_knobs().items() if knob in WEB_KNOBS},
+            "changed": _changed_knobs(rules),
             "described": [list(pair) for pair in describe_rules(rules)]}

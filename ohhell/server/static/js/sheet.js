@@ -4,6 +4,7 @@
 // below); a hand not scored yet shows its tricks as "–", not 0.
 import { html } from "./html.js";
 import { t, SUIT_SYMBOLS } from "./i18n.js";
+import { Settlement } from "./settlement.js";
 
 export const PLAYER_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
 
@@ -14,9 +15,10 @@ function trumpMark(trump) {
 
 /**
  * `hands`: [{size, dealer, trump, bids, tricks, scores, totals}] (scores null while a hand is
- * being played); `extra(index)`: an optional last cell per row (the scorekeeper's Edit).
+ * being played); `extra(index)`: an optional last cell per row (the scorekeeper's Edit);
+ * `stake`: the money per point of a finished game played for money (who pays whom follows).
  */
-export function ScoreTable({ names, hands, totals, extra, highlight }) {
+export function ScoreTable({ names, hands, totals, extra, highlight, stake }) {
   // Running totals: a table's finished hands carry them, the scorekeeper's are summed here.
   const sums = names.map(() => 0);
   const running = hands.map((h) => {
@@ -50,6 +52,7 @@ export function ScoreTable({ names, hands, totals, extra, highlight }) {
         ${totals.map((total, seat) => html`<td key=${seat} class="num"><strong>${total}</strong></td>`)}
         ${extra ? html`<td></td>` : null}</tr></tfoot>
     </table>
+    <${Settlement} names=${names} totals=${totals} stake=${stake} />
   </div>`;
 }
 

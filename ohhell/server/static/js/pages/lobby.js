@@ -13,25 +13,28 @@ export const TIMER_MODES = [
   { mode: "fast", seconds: 15, label: "timer_fast" },
 ];
 
-export function Knob({ knob, value, onChange }) {
+// `inert`: why the knob can change nothing under the other rules (the server says), or undefined.
+// Such a knob is greyed out with the reason beside it, so no change is silently ignored.
+export function Knob({ knob, value, onChange, inert }) {
   const id = "knob-" + knob.name;
   let input;
   if (knob.kind === "bool") {
-    input = html`<input type="checkbox" id=${id} data-knob=${knob.name} checked=${!!value} onChange=${(e) => onChange(e.currentTarget.checked)} />`;
+    input = html`<input type="checkbox" id=${id} data-knob=${knob.name} disabled=${!!inert} title=${inert || null} checked=${!!value} onChange=${(e) => onChange(e.currentTarget.checked)} />`;
   } else if (knob.kind === "choice") {
     const parse = (v) => (knob.number && /^\d+$/.test(v) ? Number(v) : v);
-    input = html`<select id=${id} data-knob=${knob.name} value=${String(value)} onChange=${(e) => onChange(parse(e.currentTarget.value))}>
+    input = html`<select id=${id} data-knob=${knob.name} disabled=${!!inert} title=${inert || null} value=${String(value)} onChange=${(e) => onChange(parse(e.currentTarget.value))}>
       ${knob.choices.map((c) => html`<option value=${c} selected=${c === value}>${choiceLabel(knob.name, c)}</option>`)}
       ${knob.number ? [...Array(15).keys()].map((i) => html`<option value=${i + 1} selected=${value === i + 1}>${i + 1}</option>`) : null}
     </select>`;
   } else if (knob.kind === "int" || knob.kind === "number") {
-    input = html`<input type="number" id=${id} data-knob=${knob.name} value=${value ?? ""} step=${knob.kind === "int" ? 1 : "any"}
+    input = html`<input type="number" id=${id} data-knob=${knob.name} disabled=${!!inert} title=${inert || null} value=${value ?? ""} step=${knob.kind === "int" ? 1 : "any"}
       placeholder=${t("knob_default")} onChange=${(e) => onChange(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))} />`;
   } else {
-    input = html`<input type="text" id=${id} data-knob=${knob.name} value=${JSON.stringify(value)} spellcheck="false"
+    input = html`<input type="text" id=${id} data-knob=${knob.name} disabled=${!!inert} title=${inert || null} value=${JSON.stringify(value)} spellcheck="false"
       onChange=${(e) => { try { onChange(JSON.parse(e.currentTarget.value)); } catch (error) { e.currentTarget.classList.add("bad"); } }} />`;
   }
-  return html`<label class=${"knob" + (knob.kind === "bool" ? " check" : "")} for=${id}><span>${t(knob.name)}</span>${input}</label>`;
+  return html`<label class=${"knob" + (knob.kind === "bool" ? " check" : "") + (inert ? " inert" : "")} for=${id}
+    data-inert=${inert ? "true" : null}><span>${t(knob.name)}</span>${input}${inert ? html`<small class="muted">${inert}</small>` : null}</label>`;
 }
 
 function CreateForm({ config, go }) {
@@ -65,6 +68,9 @@ function CreateForm({ config, go }) {
     return () => { live = false; };
   }, [presetName, count, JSON.stringify(knobs)]);
 
+  // The knobs whose value differs from the preset's, as the server read them (so the summary
+  // line matches the rules in force, the knobs that followed a change included).
+  const changedKnobs = checked ? checked.changed : [];
   const changeKnob = (knobName, value) => {
     const next = { ...knobs };
     if (value === undefined) delete next[knobName]; else next[knobName] = value;
@@ -99,7 +105,8 @@ function CreateForm({ config, go }) {
       <label>${t("players")}<select id="players" value=${String(count)} onChange=${(e) => { setPlayers(Number(e.currentTarget.value)); setKnobs({}); }}>
         ${preset.players.map((n) => html`<option value=${n} selected=${n === count}>${n}</option>`)}</select></label>
     </div>
-    <p class="muted" id="preset-summary">${preset.summary}</p>
+    <p class="muted" id="preset-summary">${preset.summary}${changedKnobs.length
+      ? " " + t("rules_changed", { knobs: changedKnobs.map((k) => t(k)).join(", ") }) : ""}</p>
     <fieldset><legend>${t("choose_bot_levels")}</legend>
       <div class="seat-choices" id="seat-choices">
         <div class="seat-choice"><span>${t("seat_n", { n: 1 })}</span><strong>${t("seat_you")}</strong></div>
@@ -115,7 +122,7 @@ function CreateForm({ config, go }) {
     </fieldset>
     <details class="more"><summary>${t("more_rules")}</summary><div class="knobs" id="knobs">
       ${checked ? config.knobs.map((knob) => html`<${Knob} key=${presetName + count + knob.name} knob=${knob} value=${checked.knobs[knob.name]}
-        onChange=${(v) => changeKnob(knob.name, v)} />`) : null}</div></details>
+        inert=${knob.name in knobs ? undefined : checked.inert[knob.name]} onChange=${(v) => changeKnob(knob.name, v)} />`) : null}</div></details>
     <details class="more"><summary>${t("rules_explained")}</summary><div class="described" id="described">
       ${checked ? checked.described.map(([topic, sentence]) => html`<p><strong>${topic}</strong> ${sentence}</p>`) : null}</div></details>
     <div id="create-message">${message ? html`<p class="error" role="alert">${message}</p>` : null}</div>

@@ -15,14 +15,14 @@ import { Chat, Reactions } from "./chat.js";
  * (a tab switches to its panel, `fromTab` true; the close button closes), `onReact(reaction)`,
  * `onChat(text)`.
  */
-export function Drawer({ s, code, names, panel, history, chat, chatAvailable, chatError, unread, reactions, rulesText,
+export function Drawer({ s, code, names, stake, panel, history, chat, chatAvailable, chatError, unread, reactions, rulesText,
   onPanel, onReact, onChat }) {
   if (!panel) return null;
   const titles = { sheet: t("score_sheet"), history: t("history"), chat: t("chat"), rules: t("rules"), settings: t("settings") };
   let body;
   if (panel === "sheet") {
     body = html`<div id="sheet"><${ScoreTable} names=${names} highlight=${s.seat} totals=${s.totals}
-      hands=${s.finished_hands} />
+      hands=${s.finished_hands} stake=${stake} />
       ${s.finished_hands.length ? html`<p class="row"><a class="button" id="export" href=${`/api/tables/${code}/record`} download=${`ohhell-${code}.json`}>${t("export_record")}</a></p>` : null}</div>`;
   } else if (panel === "history") {
     body = html`<p class="history-link"><a id="drawer-game-history" href=${`/t/${code}/history`} target="_blank" rel="noopener">${t("game_history_link")} ↗</a></p>

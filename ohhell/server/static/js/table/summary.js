@@ -5,6 +5,7 @@ import { html } from "../html.js";
 import { t, tn, suitWord } from "../i18n.js";
 import { places } from "../game.js";
 import { Chart } from "../sheet.js";
+import { Settlement } from "../settlement.js";
 import { placeText } from "./seat.js";
 
 export function HandSummary({ hand, number, names, me, onClose }) {
@@ -26,7 +27,7 @@ export function HandSummary({ hand, number, names, me, onClose }) {
   </section>`;
 }
 
-export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet, historyPath, onHistory }) {
+export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet, historyPath, onHistory, stake }) {
   const ranking = places(s.totals);
   return html`<section class="game-over panel" id="game-over" aria-labelledby="game-over-title">
     <h2 id="game-over-title">${t("game_over")}</h2>
@@ -34,6 +35,7 @@ export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onShe
     <ol class="places">${ranking.map((p) => html`<li key=${p.seat} class=${"place-" + p.place + (p.seat === s.seat ? " me" : "")}>
       <span class="place">${placeText(p)}</span> <span class="name">${names[p.seat]}</span> <b>${p.total}</b></li>`)}</ol>
     <${Chart} names=${names} series=${s.finished_hands.map((h) => h.totals)} />
+    <${Settlement} names=${names} totals=${s.totals} stake=${stake} />
     <div class="row actions">
       ${host ? html`<button type="button" class="primary" id="rematch" disabled=${!rematch.available || rematch.asked} onClick=${onRematch}>${t("rematch")}</button>`
         : html`<span class="muted" id="rematch-wait">${t("rematch_host")}</span>`}

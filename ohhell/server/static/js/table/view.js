@@ -33,6 +33,7 @@ export function TableView({ table, names, local, on }) {
   const { s, ui, code } = table;
   if (s.table.status === "waiting") return html`<${WaitingRoom} s=${s} code=${code} token=${table.token} names=${names} onStart=${on.start} />`;
   const me = s.seat;
+  const stake = table.welcome && table.welcome.rules ? table.welcome.rules.stake : null;  // money settled at the end
   const count = names.length;
   const order = seatsFromMe(count, me);
   const orderOf = {};
@@ -74,6 +75,7 @@ export function TableView({ table, names, local, on }) {
       </div>
     </div>
     ${s.game_over ? html`<${GameOver} s=${s} names=${names} host=${me !== null && me === s.table.host} rematch=${ui.rematch}
+        stake=${stake}
         onRematch=${on.rematch} onNewTable=${on.newTable} onSheet=${() => on.panel("sheet")}
         historyPath=${`/t/${code}/history`} onHistory=${on.history} />` : null}
     ${me !== null && !s.game_over ? html`<div class=${"hand-zone" + (myTurn ? " my-turn" : "")}>
@@ -85,7 +87,7 @@ export function TableView({ table, names, local, on }) {
         ${s.game_over ? null : html`<${Prompt} s=${s} names=${names} forbidden=${forbidden} hint=${null} changing=${false} myTurn=${false}
           onAct=${NOTHING} onChanging=${NOTHING} onHint=${NOTHING} />`}</div>` : null}
     </div>
-    <${Drawer} s=${s} code=${code} names=${names} panel=${ui.panel} history=${ui.history} chat=${ui.chat}
+    <${Drawer} s=${s} code=${code} names=${names} stake=${s.game_over ? stake : null} panel=${ui.panel} history=${ui.history} chat=${ui.chat}
       chatAvailable=${ui.chatAvailable} chatError=${ui.chatError} unread=${ui.unread}
       reactions=${table.welcome && table.welcome.reactions} rulesText=${table.welcome && table.welcome.rules_text}
       onPanel=${on.panel} onReact=${on.react} onChat=${on.chat} /></div>
