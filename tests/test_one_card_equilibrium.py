@@ -3,10 +3,12 @@ rules, the bidder that bids it, and the strong bot reading earlier bids by it.""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from click.testing import CliRunner
 from helpers import bid_all, dealt, one_hand_rules
 
 from ohhell.actions import Bid
@@ -15,6 +17,7 @@ from ohhell.bots.equilibrium import EquilibriumBot, place_and_history
 from ohhell.bots.heuristics import power
 from ohhell.bots.strong import StrongBot
 from ohhell.cards import SUIT_MASKS, parse_card
+from ohhell.cli import main
 from ohhell.game import State
 from ohhell.rules import preset
 from ohhell.scoring import hand_score
@@ -95,3 +98,23 @@ def test_strong_reads_an_earlier_bid_by_the_equilibrium() -> None:
     view = seat_view(state, 3)
     assert StrongBot(seed=1).choose(view) == Bid(3, 0)
     assert StrongBot(seed=1, one_card_model="worth").choose(view) == Bid(3, 1)
+
+
+def test_analyze_one_card_prints_the_equilibrium_for_a_turned_card() -> None:
+    text = CliRunner().invoke(main, ["analyze", "one-card", "--players", "4", "--turned", "7H",
+                                     "--no-progress"]).output
+    assert "Equilibrium bids" in text
+    assert "  before any bid: bids 1 with: trump 3–A (≥ 50.4%)" in text  # the 7 turned: a run over it
+    assert "  after 1: bids 1 with: trump 10–A (≥ 50.5%)" in text
+    assert "  after 0 0 0: bids 0 with every card (the hook)" in text
+    data = json.loads(CliRunner().invoke(main, ["analyze", "one-card", "--players", "4", "--turned", "7H",
+                                                "--json", "--no-progress"]).output)
+    after_one = data["equilibrium"]["places"][1]["histories"][1]
+    assert after_one["bids"] == [1]
+    king = next(card for card in after_one["cards"] if card["role"] == "trump" and card["card"] == "K")
+    assert (king["bid"], king["win_exact"]) == (1, "423/490")
+
+
+def test_without_a_turned_card_the_equilibrium_asks_for_one() -> None:
+    text = CliRunner().invoke(main, ["analyze", "one-card", "--players", "3", "--no-progress"]).output
+    assert "name one with --turned" in text
