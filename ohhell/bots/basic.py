@@ -237,6 +237,13 @@ class BasicBot(Bot):
                 choice = min(cards, key=cheap)
         values = self.lookahead_plays(view, cards)
         if values is not None:
+            if need <= 0 and chances[choice] == 0.0:
+                # Needing no more tricks and holding a card that cannot take this one: never
+                # trump in (or overtake) on the look-ahead's word. A trick taken now is a miss
+                # for sure; the danger of the card kept is only a chance, and the heuristic
+                # play-outs, blind to what the bids say, overrate it (issue 29).
+                cards = [c for c in cards if chances[c] == 0.0]
+                values = {c: values[c] for c in cards}
             best = max(values.values())
             if values[choice] < best - 1e-9:
                 choice = max(cards, key=lambda c: (round(values[c], 9), c == choice))
