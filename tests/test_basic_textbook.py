@@ -5,6 +5,8 @@ behind can overtrump: they follow suit) and so misses it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from helpers import bid_all, dealt, one_hand_rules, play
 
@@ -45,9 +47,17 @@ def six_cards() -> State:
     return state
 
 
-POSITIONS = {
-    "three cards, 2C led": (lambda: three_cards("2C"), 2, "2H", "6D"),
-    "three cards, 9S led": (lambda: three_cards("9S"), 2, "2H", "6D"),
+def three_cards_clubs() -> State:
+    return three_cards("2C")
+
+
+def three_cards_spades() -> State:
+    return three_cards("9S")
+
+
+POSITIONS: dict[str, tuple[Callable[[], State], int, str, str]] = {
+    "three cards, 2C led": (three_cards_clubs, 2, "2H", "6D"),
+    "three cards, 9S led": (three_cards_spades, 2, "2H", "6D"),
     "six cards, KC led": (six_cards, 0, "4S", "7D"),
 }
 
