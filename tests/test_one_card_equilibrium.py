@@ -13,6 +13,7 @@ from helpers import bid_all, dealt, one_hand_rules
 
 from ohhell.actions import Bid
 from ohhell.analysis.one_card import Equilibrium, _Solver, equilibrium, iterate_best_responses, setups
+from ohhell.bots.basic import BasicBot
 from ohhell.bots.equilibrium import EquilibriumBot, place_and_history
 from ohhell.bots.heuristics import power
 from ohhell.bots.strong import StrongBot
@@ -118,3 +119,11 @@ def test_analyze_one_card_prints_the_equilibrium_for_a_turned_card() -> None:
 def test_without_a_turned_card_the_equilibrium_asks_for_one() -> None:
     text = CliRunner().invoke(main, ["analyze", "one-card", "--players", "3", "--no-progress"]).output
     assert "name one with --turned" in text
+
+
+def test_basic_reads_an_earlier_bid_by_the_equilibrium() -> None:
+    # The same seat: the club player used to count its card's chance as if nobody had bid.
+    state = one_card_state(4, ["2C", "3C", "4C", "9H"], "2H", dealer=1, bids=[1])
+    assert BasicBot(seed=1).choose(seat_view(state, 3)) == Bid(3, 0)
+    state = one_card_state(4, ["2C", "3C", "4C", "9H"], "2H", dealer=1, bids=[0])
+    assert BasicBot(seed=1).choose(seat_view(state, 3)) == Bid(3, 1)

@@ -18,18 +18,24 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from ohhell.actions import Action, Bid
 from ohhell.bots.base import Bot, Budget, forward_actions
-from ohhell.bots.basic import BasicBot
 from ohhell.bots.heuristics import trump_mask_of
+from ohhell.bots.knowledge import mixed_likelihoods
 from ohhell.game import Phase
 from ohhell.rules import Rules
 from ohhell.views import SeatView
 
 if TYPE_CHECKING:
     from ohhell.analysis.one_card import Equilibrium
+
+
+RANDOM_PRIOR: Final = 0.02
+"""The prior chance that an earlier one-card bidder bid at random rather than by the equilibrium
+(the least :func:`ohhell.bots.strong.random_prior` gives; measured in docs/bots.md)."""
 
 
 def covers(rules: Rules, view: SeatView) -> bool:
@@ -61,12 +67,46 @@ def equilibrium_of(view: SeatView) -> Equilibrium:
     return Equilibrium(view.rules, view.turn_up, trump_mask_of(view.trump, view.turn_up))
 
 
+def earlier_bid_weights(view: SeatView, cards: Sequence[int], game: Equilibrium, prior: Sequence[float],
+                        floor: float = 0.0) -> tuple[list[dict[int, float] | None], list[float]]:
+    """What the bids made before this seat's say about the other seats' cards, by position in
+    the trick (the weights of :func:`~ohhell.bots.one_card.win_chance`), each bidder read as
+    bidding by the equilibrium rule of its place after the bids it heard, or at random (its
+    ``prior`` share, updated by how well the rule explains its bid, never below ``floor``);
+    and each seat's posterior chance of bidding at random."""
+    assert view.seat is not None
+    n = view.players
+    leader = view.first_leader
+    assert leader is not None
+    weights: list[dict[int, float] | None] = [None] * n
+    randomness = [0.0 if p == view.seat else prior[p] for p in range(n)]
+    for player, bid in enumerate(view.bids):
+        if player == view.seat or bid is None:
+            continue
+        place = view.bid_order.index(player)
+        history = tuple(int(view.bids[p] or 0) for p in view.bid_order[:place])
+        shown = game.bid_set(place, history, bid)
+        likely, randomness[player] = mixed_likelihoods([float(shown >> card & 1) for card in cards], 1,
+                                                       prior[player], floor)
+        weights[(player - leader) % n] = dict(zip(cards, likely, strict=True))
+    return weights, randomness
+
+
+def reads_bids(view: SeatView) -> bool:
+    """Whether a one-card hand's earlier bids can be read by the equilibrium: bid in turn, each
+    0 or 1 (nobody hears a bid made at once)."""
+    return (view.rules.bidding == "in-turn" and covers(view.rules, view)
+            and all(b in (0, 1) for b in view.bids if b is not None))
+
+
 class EquilibriumBot(Bot):
     """Bids the one-card equilibrium; everything else as :class:`~ohhell.bots.basic.BasicBot`."""
 
     name = "equilibrium"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        from ohhell.bots.basic import BasicBot  # basic reads one-card bids by this module
+
         super().__init__(seed=seed, budget=budget)
         self._basic = BasicBot(seed=seed)
 
@@ -81,4 +121,12 @@ class EquilibriumBot(Bot):
         return self._basic.choose(view)
 
 
-__all__ = ["EquilibriumBot", "covers", "equilibrium_of", "place_and_history"]
+__all__ = [
+    "RANDOM_PRIOR",
+    "EquilibriumBot",
+    "covers",
+    "earlier_bid_weights",
+    "equilibrium_of",
+    "place_and_history",
+    "reads_bids",
+]

@@ -60,8 +60,8 @@ from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
 from ohhell.bots.core_view import bid_setup, play_position, score_rows
-from ohhell.bots.equilibrium import covers, equilibrium_of
-from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, mixed_likelihoods, resample
+from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
+from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
 from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
 from ohhell.cards import HIDDEN_CARD, card_name, cards_of
 from ohhell.errors import IllegalActionError
@@ -100,7 +100,7 @@ SPREAD_C: Final = 1.5
 SPAN_C: Final = 0.7
 """UCB's exploration constant on rewards scaled by the span of every score row (``exploration="span"``,
 the released bot's)."""
-ONE_CARD_PRIOR: Final = 0.02
+ONE_CARD_PRIOR: Final = RANDOM_PRIOR
 """The prior chance that an earlier one-card bidder bid at random rather than by the equilibrium
 (updated by :func:`random_prior` from the bids each seat made and missed; measured in docs/bots.md)."""
 ONE_CARD_FLOOR: Final = 0.0
@@ -533,23 +533,18 @@ class StrongBot(Bot):
             prior = random_prior(view, self.random_prior if game is None else self.one_card_prior)
             self.randomness = [0.0 if p == seat else prior[p] for p in range(n)]
             cards = cards_of(knowledge.unseen)
+            if game is not None:
+                # Good bidders bid their equilibrium rule, which read the bids before their own.
+                weights, self.randomness = earlier_bid_weights(view, cards, game, prior, self.one_card_floor)
             for player, bid in enumerate(view.bids):
-                if player == seat or bid is None:
+                if game is not None or player == seat or bid is None:
                     continue
+                # A careful bidder reckoned its card's worth as this seat would, from its
+                # place in the trick (without seeing this seat's card).
                 position = (player - leader) % n
-                if game is not None:
-                    # A good bidder bid its equilibrium rule, which read the bids before its own.
-                    place = view.bid_order.index(player)
-                    history = tuple(int(view.bids[p] or 0) for p in view.bid_order[:place])
-                    shown = game.bid_set(place, history, bid)
-                    likely, self.randomness[player] = mixed_likelihoods(
-                        [float(shown >> card & 1) for card in cards], 1, prior[player], self.one_card_floor)
-                else:
-                    # A careful bidder reckoned its card's worth as this seat would, from its
-                    # place in the trick (without seeing this seat's card).
-                    worth = uniform_chances(cards, knowledge.trump, knowledge.unseen | 1 << mine, position, n)
-                    likely, self.randomness[player] = bid_likelihoods(bid, worth, 1, prior[player],
-                                                                      hooked and player == view.dealer)
+                worth = uniform_chances(cards, knowledge.trump, knowledge.unseen | 1 << mine, position, n)
+                likely, self.randomness[player] = bid_likelihoods(bid, worth, 1, prior[player],
+                                                                  hooked and player == view.dealer)
                 weights[position] = dict(zip(cards, likely, strict=True))
             chance = win_chance(mine, knowledge.trump, knowledge.unseen, (seat - leader) % n, n, weights)
             method = "exact over every deal of the unseen cards" + (", weighed by the bids" if any(weights) else "")
@@ -570,9 +565,7 @@ class StrongBot(Bot):
     def _one_card_equilibrium(self, view: SeatView) -> Equilibrium | None:
         """The equilibrium that models the earlier bidders of a one-card hand bid in turn
         (``None`` with ``one_card_model="worth"``, or when every bid was made at once)."""
-        if self.one_card_model != "equilibrium" or view.rules.bidding != "in-turn" or not covers(view.rules, view):
-            return None
-        if any(b not in (0, 1) for b in view.bids if b is not None):
+        if self.one_card_model != "equilibrium" or not reads_bids(view):
             return None
         return equilibrium_of(view)
 
