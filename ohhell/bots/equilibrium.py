@@ -7,7 +7,8 @@ earlier bids, the best bid of each card against the earlier places bidding by th
 equilibrium rules. This bot bids it; it is the field of good bidders in which
 ``benchmarks/strength.py --field one-card`` measures the strong bot, not a level people meet.
 Every other decision (hands of more cards, the only card it holds) is the club player's
-(:class:`~ohhell.bots.basic.BasicBot`).
+(:class:`~ohhell.bots.basic.BasicBot`). The strong and club bots read the one-card bids made
+before theirs by the same rules (:func:`earlier_bid_weights`).
 
 >>> from ohhell.bots.driver import play_game
 >>> from ohhell.rules import HandPlan, preset
