@@ -24,6 +24,15 @@ Fields (``--field``, repeatable; default ``ismcts``):
   stood before issue 20), or any program through the bot protocol (``--baseline
   "cmd:/old/checkout/.venv/bin/ohhell bot-stdio --bot strong"``).
 
+* ``one-card`` — good bidders (issue 29): one-card hands of 3 to 7 players (``--players``) under
+  every scoring of ``--scoring``, the hook on, a card turned for trump; the other seats are by
+  turns the one-card equilibrium bidder (:class:`ohhell.bots.equilibrium.EquilibriumBot`: every
+  place's best response to the earlier places' rules) and the strong bot (three of each at seven).
+  The tested seat holds the strong bot, then the equilibrium bidder — the best response to a
+  field that bids the equilibrium, and nearly so to this one, whose strong seats read bids the
+  same way. ``strong_minus_equilibrium_Np_SCORING=D ci95=[lo,hi]``; ``--bot-option
+  one_card_model=worth`` gives the strong bot's earlier one-card model (bids near each card's worth).
+
 * ``levels`` — the arena's rating of every level (``random``, ``beginner``, ``casual``,
   ``basic``, ``strong``): duplicate classic games of 4 players at two tables (beginner, casual,
   basic, strong; random, beginner, casual, basic), every pair at a table compared by final
@@ -40,6 +49,7 @@ are random.
 
     python benchmarks/strength.py --field ismcts --deals 1000 --jobs 2 --seed 7
     python benchmarks/strength.py --field self --scoring triangular-penalty --deals 1000 --jobs 2 --seed 1
+    python benchmarks/strength.py --field one-card --players 3,4,5,6,7 --deals 400 --jobs 2 --seed 1
 
 The ``ismcts`` and ``random`` fields need the optional benchmark dependency ``open-spiel``
 (``pip install -e .[bench]``).
@@ -207,6 +217,144 @@ def _play(state: State, bots: Sequence[Bot], chance: random.Random, seat: int, t
             times.append(time.perf_counter() - started)
         state.apply(action)
     return state
+
+
+# -- the one-card field: good bidders ---------------------------------------------------------
+
+def one_card_rules(players: int, scoring: str) -> Rules:
+    return preset("classic", players=players, schedule="explicit", hands=[HandPlan(1, "turn-up")],
+                  scoring=scoring, bid_changes=False)
+
+
+def one_card_opponent(offset: int) -> str:
+    """Who sits ``offset`` seats after the tested seat: the equilibrium bidder and the strong
+    bot by turns (three of each at seven players)."""
+    return "equilibrium" if offset % 2 == 1 else "strong"
+
+
+def play_one_card_deal(task: tuple[int, int, str, argparse.Namespace]) -> dict[str, Any]:
+    """One one-card deal, played twice: the tested strong bot in the tested seat, then the
+    equilibrium bidder (the best response to a field that bids the equilibrium)."""
+    from ohhell.bots.equilibrium import EquilibriumBot
+
+    deal, players, scoring, args = task
+    rules = one_card_rules(players, scoring)
+    dealer = deal % players
+    seat = (deal // players) % players
+    out: dict[str, Any] = {"deal": deal, "seat": seat, "size": 1,
+                           "place": (seat - dealer - 1) % players}
+    for tested in ("strong", "baseline"):
+        times: list[float] = []
+        bots: list[Bot] = []
+        for player in range(players):
+            seed = args.seed * 7919 + deal * 31 + player
+            if player == seat:
+                bot = tested_bot(args, seed, opponents_random=False) if tested == "strong" else (
+                    EquilibriumBot(seed=seed) if args.baseline == "released" else released_bot(args.baseline, seed,
+                                                                                                   args))
+            elif one_card_opponent((player - seat) % players) == "equilibrium":
+                bot = EquilibriumBot(seed=seed)
+            else:
+                bot = make_bot("strong", seed=seed)
+            bots.append(bot)
+        state = Game(rules).new_initial_state(first_dealer=dealer)
+        chance = random.Random(args.seed * 1_000_003 + deal * 101 + players)
+        state = _play(state, bots, chance, seat, times)
+        result = state.finished_hands[-1]
+        out[tested] = {"score": result.scores[seat], "made": result.bids[seat] == result.tricks[seat],
+                       "bid": result.bids[seat], "tricks": result.tricks[seat], "times": times}
+        for bot in bots:
+            bot.close()
+    return out
+
+
+# -- the club player's provable errors -------------------------------------------------------------
+
+SCAN_TRICKS = 6
+"""The scan of ``basic``'s plays asks the open-hand solver from this many tricks left."""
+SCAN_LIMIT = 200_000
+"""Positions one solver question may search (a question that passes it is skipped)."""
+
+
+def scan_basic_game(task: tuple[int, str, argparse.Namespace]) -> dict[str, Any]:
+    """One whole game of four ``basic`` bots (the outside AI's rules: classic with one 1-card
+    hand per player, ``scoring``); at every card play of the last :data:`SCAN_TRICKS` tricks
+    of a hand, whether the open-hand solver proves the card chosen loses the bid where another
+    card makes it for sure: after the chosen card the bid cannot be made at all, after the
+    other card it can whatever the others do. Returns the count of plays scanned and every
+    such error with its position."""
+    from ohhell.actions import Play
+    from ohhell.analysis.solver import OpenHand, SearchLimitReached, forcible, reachable
+    from ohhell.cards import card_name
+
+    game_index, scoring, args = task
+    rules = preset("classic", players=PLAYERS, scoring=scoring, one_card_hand_per_player=True, bid_changes=False)
+    bots = [make_bot("basic", seed=args.seed * 7919 + game_index * 31 + p) for p in range(PLAYERS)]
+    chance = random.Random(args.seed * 1_000_003 + game_index)
+    state = Game(rules).new_initial_state()
+    scanned = 0
+    errors: list[dict[str, Any]] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(chance))
+            continue
+        actor = state.turn if state.turn is not None else state.actors()[0]
+        view = seat_view(state, actor)
+        action = bots[actor].choose(view)
+        plays = [a for a in state.legal_actions(actor) if isinstance(a, Play)]
+        bid = state.bids[actor]
+        if (state.phase == Phase.PLAYING and len(plays) > 1 and bid is not None
+                and len(view.hand) <= SCAN_TRICKS):
+            scanned += 1
+            outcome: dict[int, tuple[bool, bool]] = {}
+            try:
+                for play in plays:
+                    after = state.clone()
+                    after.apply(play)
+                    if after.phase != Phase.PLAYING or after.hand_index != state.hand_index:
+                        made = after.finished_hands[-1].tricks[actor] == bid
+                        outcome[play.card] = (made, made)
+                        continue
+                    position = OpenHand.from_state(after)
+                    outcome[play.card] = (bid in forcible(position, actor, (bid,), limit=SCAN_LIMIT),
+                                          bid in reachable(position, actor, (bid,), limit=SCAN_LIMIT))
+            except SearchLimitReached:
+                outcome = {}
+            assert isinstance(action, Play)
+            chosen = outcome.get(action.card)
+            safe = [card for card, (sure, _can) in outcome.items() if sure]
+            if chosen is not None and not chosen[1] and safe:
+                trick = state.current_trick()
+                errors.append({
+                    "game": game_index, "hand": state.hand_index, "size": state.hand_size, "seat": actor,
+                    "bids": list(state.bids), "won": list(state.tricks_won), "trump": state.trump_mask,
+                    "hand_cards": " ".join(card_name(c) for c in view.hand),
+                    "trick": " ".join(card_name(c) for _s, c in trick),
+                    "played": card_name(action.card), "safe": " ".join(card_name(c) for c in safe),
+                    "trumped_in": bool(trick and state.trump_mask >> action.card & 1
+                                       and not state.trump_mask >> trick[0][1] & 1),
+                })
+        state.apply(action)
+    for bot in bots:
+        bot.close()
+    return {"scanned": scanned, "errors": errors}
+
+
+def scan_basic(args: argparse.Namespace, scoring: str) -> str:
+    """Print the scan of ``--deals`` games (see :func:`scan_basic_game`); return its result line."""
+    started = time.perf_counter()
+    results = _run(scan_basic_game, [(game, scoring, args) for game in range(args.deals)], args.jobs)
+    scanned = sum(r["scanned"] for r in results)
+    errors = [e for r in results for e in r["errors"]]
+    for error in errors:
+        print(f"  game {error['game']} hand {error['hand']} ({error['size']} cards) seat {error['seat']} "
+              f"bids {error['bids']} won {error['won']}: holding {error['hand_cards']}, trick [{error['trick']}], "
+              f"played {error['played']}, sure: {error['safe']}{' (trumped in)' if error['trumped_in'] else ''}")
+    by_need = sum(1 for e in errors if e["bids"][e["seat"]] == e["won"][e["seat"]])
+    print(f"  {len(errors)} provable errors in {scanned} plays scanned ({by_need} needing no more tricks, "
+          f"{sum(1 for e in errors if e['trumped_in'])} trumping in); {len(results)} games, seed {args.seed}, "
+          f"{time.perf_counter() - started:.0f} s")
+    return f"basic_provable_errors_{scoring}={len(errors)} plays={scanned}"
 
 
 # -- the OpenSpiel fields -----------------------------------------------------------------------
@@ -396,10 +544,13 @@ def report(results: list[dict[str, Any]], tested: str, baseline: str, name: str,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--field", action="append", choices=["ismcts", "random", "self", "levels"],
+    parser.add_argument("--field", action="append",
+                        choices=["ismcts", "random", "self", "one-card", "basic-scan", "levels"],
                         help="where to measure (repeatable; default ismcts)")
     parser.add_argument("--scoring", default=",".join(SCORINGS),
                         help="the scorings of the self field, comma-separated (default: %(default)s)")
+    parser.add_argument("--players", default="3,4,5,6,7",
+                        help="the one-card field's player counts, comma-separated (default: %(default)s)")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -433,6 +584,24 @@ def main() -> None:
             print("levels field: every level against the ones beside it, whole classic games")
             lines.append(level_ratings(args))
             print(lines[-1])
+        elif field == "basic-scan":
+            for scoring in args.scoring.split(","):
+                print(f"basic-scan: the club player's plays the open-hand solver proves wrong, {scoring} scoring")
+                lines.append(scan_basic(args, scoring))
+                print(lines[-1])
+        elif field == "one-card":
+            baseline = "equilibrium" if args.baseline == "released" else args.baseline
+            for scoring in args.scoring.split(","):
+                for players in (int(p) for p in args.players.split(",")):
+                    print(f"one-card field, {players} players, {scoring} scoring: strong{sight} against the "
+                          f"{baseline} bidder among {', '.join(one_card_opponent(k) for k in range(1, players))}")
+                    card_tasks = [(deal, players, scoring, args) for deal in range(args.deals)]
+                    results = _run(play_one_card_deal, card_tasks, args.jobs)
+                    lines.append(report(results, "strong", baseline,
+                                        f"strong_minus_{baseline}_{players}p_{scoring}", started,
+                                        f"seed {args.seed}"))
+                    print(lines[-1])
+                    started = time.perf_counter()
         elif field == "self":
             opponents = args.opponents or "released"
             for scoring in args.scoring.split(","):

@@ -271,7 +271,10 @@ def test_basic_reckons_a_single_card_from_its_place_in_the_trick() -> None:
         view = seat_view(state, seat)
         position = (seat - (dealer + 1)) % 3
         chance = win_chance(parse_card("AH"), SPADES, _unseen("AH", "9S"), position, 3)
-        assert BasicBot(seed=1).estimate(view) == pytest.approx(chance)
+        if position == 0:
+            assert BasicBot(seed=1).estimate(view) == pytest.approx(chance)
+        else:  # two 1s before it say the others hold strong cards (read by the equilibrium, issue 29)
+            assert BasicBot(seed=1).estimate(view) < chance
         assert {a for a in view.legal_actions if isinstance(a, Bid)} == {Bid(seat, 0), Bid(seat, 1)}
         bids[position] = BasicBot(seed=1).choose(view)
     assert bids[0] == Bid(1, 1) and bids[2] == Bid(0, 0)

@@ -139,8 +139,9 @@ def game(record: str, as_json: bool, budget: int, seed: int, jobs: int, brief: b
 def one_card(players: int | None, preset_name: str, settings: tuple[str, ...], turned: str | None, as_json: bool,
              csv_path: Path | None, plot_stem: Path | None, progress: bool | None) -> None:
     """The exact one-card tables."""
-    from ohhell.analysis.one_card import solve_one_card
-    from ohhell.analysis.one_card_output import format_table, plot, write_csv
+    from ohhell.analysis.one_card import equilibrium, one_card_plan, solve_one_card
+    from ohhell.analysis.one_card_output import equilibrium_json, format_equilibrium, format_table, plot, write_csv
+    from ohhell.cards import parse_card
     from ohhell.cli import build_rules
     from ohhell.errors import InvalidCardError
 
@@ -163,10 +164,18 @@ def one_card(players: int | None, preset_name: str, settings: tuple[str, ...], t
             plot(table, plot_stem)
         except (RuntimeError, OSError) as error:
             raise click.UsageError(str(error)) from error
+    game = None
+    if turned is not None or one_card_plan(rules).trump not in ("turn-up", "turn-up-low-none"):
+        game = equilibrium(rules, parse_card(turned) if turned is not None else None)
     if as_json:
-        click.echo(json.dumps(table.to_json(), ensure_ascii=False))
+        data = table.to_json()
+        data["equilibrium"] = equilibrium_json(game) if game is not None else None
+        click.echo(json.dumps(data, ensure_ascii=False))
     else:
         click.echo(format_table(table))
+        click.echo("")
+        click.echo(format_equilibrium(game) if game is not None else _(
+            "The equilibrium bids depend on the turned card: name one with --turned (e.g. --turned 7H)."))
 
 
 __all__ = ["AnalyzeGroup", "analyze", "game", "one_card", "progress_bar"]

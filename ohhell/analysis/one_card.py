@@ -273,8 +273,9 @@ class _Solver:
         # power[led][card], and the masks of the cards below a strength, computed once.
         self.power = [[_power(card, led, setup.trump) for card in range(54)] for led in range(5)]
         self._below: dict[tuple[int, int, bool], CardMask] = {}
-        # strategy[(place, history)][class] = bid
+        # strategy[(place, history)][class] = bid; counts[(place, history)][class] = (deals, wins)
         self.strategy: dict[tuple[int, tuple[int, ...]], dict[tuple[Role, int], int]] = {}
+        self.counted: dict[tuple[int, tuple[int, ...]], dict[tuple[Role, int], tuple[int, int]]] = {}
 
     def below(self, led: int, strength: int, strictly: bool) -> CardMask:
         """The cards weaker than ``strength`` (or as strong, unless ``strictly``) when ``led`` is led."""
@@ -290,7 +291,7 @@ class _Solver:
         return (place - self.s.leader_place) % self.n
 
     def bid_set(self, place: int, history: tuple[int, ...], bid: int) -> CardMask:
-        rule = self.strategy[(place, history[:place])]
+        rule = self.rule(place, history[:place])
         mask = 0
         for key, chosen in rule.items():
             if chosen == bid:
@@ -383,6 +384,32 @@ class _Solver:
 
         return max(allowed, key=lambda bid: (value(bid), -bid))
 
+    def histories(self, place: int) -> list[tuple[int, ...]]:
+        """Every sequence of bids ``place`` may hear before its own (none when bidding at once)."""
+        return [()] if self.s.simultaneous else list(product((0, 1), repeat=place))
+
+    def rule(self, place: int, history: tuple[int, ...]) -> dict[tuple[Role, int], int]:
+        """The best bid of every card at ``place`` after the earlier bids ``history``, given the
+        earlier places' rules (computed on first use, along the history only: the rule after
+        one history needs the rules of the earlier places after its beginnings, never the whole
+        tree). Each card's deals and wins given the bids go to :attr:`counted`."""
+        if self.s.simultaneous:
+            history = ()
+        found = self.strategy.get((place, history))
+        if found is not None:
+            return found
+        rule: dict[tuple[Role, int], int] = {}
+        counted: dict[tuple[Role, int], tuple[int, int]] = {}
+        allowed = [0, 1] if self.s.simultaneous else self.allowed(place, history)
+        for key, card in self.representative.items():
+            everything, wins = self.counts(place, card, self.rows(place, card, history))
+            counted[key] = (everything, wins)
+            # A card that never hears these bids bids the lowest allowed bid (nobody asks).
+            rule[key] = self.best_bid(allowed, wins, everything) if everything else min(allowed)
+        self.strategy[(place, history)] = rule
+        self.counted[(place, history)] = counted
+        return rule
+
     def solve(self) -> dict[tuple[int, tuple[Role, int]], CardStats]:
         s = self.s
         n = self.n
@@ -395,24 +422,19 @@ class _Solver:
                 everything, entry.prior_wins = self.counts(place, card, free, constrained=False)
                 assert everything == entry.total
                 stats[(place, key)] = entry
-            histories: list[tuple[int, ...]] = [()] if s.simultaneous else list(product((0, 1), repeat=place))
-            for history in histories:
-                rule: dict[tuple[Role, int], int] = {}
-                allowed = [0, 1] if s.simultaneous else self.allowed(place, history)
-                for key, card in self.representative.items():
-                    everything, wins = self.counts(place, card, self.rows(place, card, history))
+            for history in self.histories(place):
+                rule = self.rule(place, history)
+                for key in self.representative:
+                    everything, wins = self.counted[(place, history)][key]
                     if everything == 0:  # this card never hears these bids
-                        rule[key] = min(allowed)
                         continue
-                    bid = self.best_bid(allowed, wins, everything)
-                    rule[key] = bid
+                    bid = rule[key]
                     entry = stats[(place, key)]
                     entry.histories_total += everything
                     entry.wins += wins
                     entry.optimal_score += wins * s.score(bid, True) + (everything - wins) * s.score(bid, False)
                     entry.optimal_made += wins if bid == 1 else everything - wins
                     entry.optimal_bid_one += everything if bid == 1 else 0
-                self.strategy[(place, history)] = rule
             # Others bidding at random tell nothing; a hooked dealer's bids depend on theirs.
             random_histories: list[tuple[int, ...] | None] = [None]
             if s.hooked and place == n - 1 and not s.simultaneous:
@@ -565,5 +587,163 @@ def solve_one_card(rules: Rules, turned: str | None = None,
     return table
 
 
-__all__ = ["ROLES", "CardStats", "Model", "OneCardTable", "Role", "Row", "Setup", "best_bid_text", "count_distinct",
-           "count_with_free", "one_card_plan", "rank_name", "setups", "solve_one_card"]
+# ------------------------------------------------------------------------- the equilibrium
+
+
+def _swap_suits(card: Card, suit: int) -> Card:
+    """``card`` with the suits 0 (spades) and ``suit`` exchanged (jokers unchanged)."""
+    if card >= RED_JOKER or suit == 0:
+        return card
+    own = card // 13
+    return card % 13 + 13 * (suit if own == 0 else 0 if own == suit else own)
+
+
+def _swap_mask(mask: CardMask, suit: int) -> CardMask:
+    out = 0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out |= 1 << _swap_suits(low.bit_length() - 1, suit)
+    return out
+
+
+@cache
+def _solver_for(players: int, deck: CardMask, turned: Card | None, trump: CardMask, hooked: bool,
+                simultaneous: bool, dealer_leads: bool, scores: tuple[tuple[int, int], tuple[int, int]]) -> _Solver:
+    """One solver per distinct one-card hand (its rules' scores, the turned card and the trump),
+    kept for the life of the process: every rule it works out is kept in it too."""
+    def score(bid: int, wins: bool) -> int:
+        return scores[bid][int(wins)]
+
+    return _Solver(Setup(players, deck, turned, trump, hooked, simultaneous, dealer_leads, score))
+
+
+class Equilibrium:
+    """The equilibrium bidding of one one-card hand: every place's best bid with every card
+    after every sequence of earlier bids, each a best response to the earlier places' rules
+    (the later ones cannot change its score, see the module), and each card's chance of
+    taking the trick given those bids.
+
+    Rules are worked out on first use, along the bids asked about, and kept per process (a
+    hand with its suits renamed shares them: a turned 7♥ asks the same solver as a turned 7♠).
+
+    >>> from ohhell.cards import SUIT_MASKS, parse_card
+    >>> from ohhell.rules import preset
+    >>> game = Equilibrium(preset("classic", players=4), parse_card("2H"), SUIT_MASKS[1])
+    >>> game.bid(0, (), parse_card("4H")), game.bid(0, (), parse_card("AS"))  # the first bidder (hearts trump)
+    (1, 0)
+    >>> game.bid(1, (0,), parse_card("9H")), game.bid(1, (1,), parse_card("9H"))  # a first 1 shows a trump
+    (1, 0)
+    >>> game.win_chance(1, (0,), parse_card("KH")), game.win_chance(1, (1,), parse_card("KH"))
+    (Fraction(47, 49), Fraction(423, 490))
+    """
+
+    def __init__(self, rules: Rules, turned: Card | None, trump: CardMask) -> None:
+        n = rules.players
+        self.rules = rules
+        scores = tuple(tuple(hand_score(rules, bid, tricks, 1) for tricks in (0, 1)) for bid in (0, 1))
+        # The suit that plays the first part (the turned card's, else the trump suit) becomes spades.
+        anchor = turned if turned is not None and turned < RED_JOKER else next(
+            (card for card in range(52) if trump >> card & 1), None)
+        self.suit = anchor // 13 if anchor is not None else 0
+        canonical_turned = _swap_suits(turned, self.suit) if turned is not None else None
+        self.solver = _solver_for(n, _swap_mask(rules.deck_mask, self.suit), canonical_turned,
+                                  _swap_mask(trump, self.suit), rules.hook and rules.bidding == "in-turn",
+                                  rules.bidding == "simultaneous", rules.first_lead == "dealer",
+                                  (scores[0], scores[1]))
+        self.pool = rules.deck_mask & ~(1 << turned) if turned is not None else rules.deck_mask
+
+    @property
+    def players(self) -> int:
+        return self.solver.n
+
+    def _key(self, card: Card) -> tuple[Role, int]:
+        return self.solver.s.kind(_swap_suits(card, self.suit))
+
+    def allowed(self, place: int, history: Sequence[int]) -> list[int]:
+        """The bids ``place`` may make after ``history`` (the hook binds the dealer)."""
+        return [0, 1] if self.solver.s.simultaneous else self.solver.allowed(place, history)
+
+    def bid(self, place: int, history: Sequence[int], card: Card) -> int:
+        """The equilibrium bid of ``card`` at ``place`` (0 bids first) after the bids ``history``
+        of the places before it (ignored under simultaneous bidding)."""
+        return self.solver.rule(place, tuple(history))[self._key(card)]
+
+    def bid_set(self, place: int, history: Sequence[int], bid: int) -> CardMask:
+        """The cards with which ``place`` bids ``bid`` after ``history``."""
+        rule = self.solver.rule(place, tuple(history))
+        mask = 0
+        cards = self.pool
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            if rule[self._key(low.bit_length() - 1)] == bid:
+                mask |= low
+        return mask
+
+    def win_chance(self, place: int, history: Sequence[int], card: Card) -> Fraction | None:
+        """The chance that ``card`` takes the trick given that the earlier places bid
+        ``history`` by their rules; ``None`` when no deal with that card hears those bids."""
+        self.solver.rule(place, tuple(history))
+        everything, wins = self.solver.counted[(place, tuple(history) if not self.solver.s.simultaneous else ())][
+            self._key(card)]
+        return Fraction(wins, everything) if everything else None
+
+    def histories(self, place: int) -> list[tuple[int, ...]]:
+        """Every sequence of earlier bids ``place`` may hear."""
+        return self.solver.histories(place)
+
+    def classes(self) -> list[tuple[Role, int, Card]]:
+        """Every class of cards that play alike, by role and rank, with one card of it (of
+        this hand's suits), strongest first within each role."""
+        order = {role: index for index, role in enumerate(ROLES)}
+        out = [(role, rank, _swap_suits(card, self.suit)) for (role, rank), card in self.solver.representative.items()]
+        return sorted(out, key=lambda item: (order[item[0]], -item[1]))
+
+
+Strategy = dict[tuple[int, tuple[int, ...]], dict[tuple[Role, int], int]]
+"""Every place's bid for every class of cards after every sequence of earlier bids."""
+
+
+def best_responses(setup: Setup, strategy: Strategy) -> Strategy:
+    """Every place's best response to the other places' rules of ``strategy`` (all places at
+    once). Only the earlier places' rules can matter to a place: the later ones change
+    neither what it knows when it bids nor whether its card takes the trick."""
+    out: Strategy = {}
+    for place in range(setup.players):
+        solver = _Solver(setup)
+        solver.strategy = {key: rule for key, rule in strategy.items() if key[0] != place}
+        for history in solver.histories(place):
+            out[(place, history)] = dict(solver.rule(place, history))
+    return out
+
+
+def iterate_best_responses(setup: Setup, start: Strategy | None = None, rounds: int = 20) -> tuple[Strategy, int]:
+    """Best responses iterated from ``start`` (default: every card bids 1 where it may) until
+    no place changes its rule: the equilibrium, and the rounds it took (at most one per place
+    plus the last that confirms it, since place ``k``'s rule is fixed once the rules before
+    it are). ``ValueError`` if ``rounds`` are not enough."""
+    solver = _Solver(setup)
+    strategy: Strategy = start if start is not None else {
+        (place, history): {key: max(solver.allowed(place, history)) if not setup.simultaneous else 1
+                           for key in solver.representative}
+        for place in range(setup.players) for history in solver.histories(place)}
+    for done in range(1, rounds + 1):
+        following = best_responses(setup, strategy)
+        if following == strategy:
+            return strategy, done
+        strategy = following
+    raise ValueError(f"best responses did not settle in {rounds} rounds")
+
+
+def equilibrium(rules: Rules, turned: Card | None) -> Equilibrium:
+    """The equilibrium of the rules' one-card hand with ``turned`` turned up (``None``: no
+    card turned), its trump found as the rules' one-card hand finds it."""
+    cases = setups(rules, card_name(turned) if turned is not None else None)
+    setup = cases[0][0]
+    return Equilibrium(rules, turned, setup.trump)
+
+
+__all__ = ["ROLES", "CardStats", "Equilibrium", "Model", "OneCardTable", "Role", "Row", "Setup", "Strategy",
+           "best_bid_text", "best_responses", "count_distinct", "count_with_free", "equilibrium",
+           "iterate_best_responses", "one_card_plan", "rank_name", "setups", "solve_one_card"]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ohhell.analysis.one_card import OneCardTable, Row, best_bid_text
+from ohhell.analysis.one_card import Equilibrium, OneCardTable, Role, Row, best_bid_text
 from ohhell.cards import parse_card
 from ohhell.i18n import N_, _, display_card, ngettext, rank_letters
 from ohhell.spreadsheet import csv_text
@@ -93,6 +93,92 @@ def format_table(table: OneCardTable) -> str:
     return "\n".join(lines)
 
 
+def _class_label(role: Role, rank: int) -> str:
+    if rank == 13:
+        return _(ROLE_NAMES["joker"]) if role == "joker" else _("trump joker")
+    return f"{_(ROLE_NAMES[role])} {rank_letters()[rank]}"
+
+
+def _ranges(ranks: list[int], present: list[int]) -> str:
+    """Ranks as letters, runs joined: ``10–A, 7`` (a run goes on over ranks not ``present``:
+    the turned card is in nobody's hand)."""
+    letters = rank_letters()
+    order = sorted(present)
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and order.index(rank) == order.index(runs[-1][-1]) + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = [letters[run[0]] if len(run) == 1 else f"{letters[run[0]]}–{letters[run[-1]]}" for run in runs]
+    return ", ".join(reversed(parts))
+
+
+def history_label(history: Sequence[int]) -> str:
+    if not history:
+        return _("before any bid")
+    return _("after %(bids)s") % {"bids": " ".join(str(bid) for bid in history)}
+
+
+def format_equilibrium(game: Equilibrium) -> str:
+    """The equilibrium bids as text: for each place and each sequence of earlier bids, the
+    cards that bid 1 (by role, the ranks in runs) and, for each role, the least chance of
+    taking the trick among them given those bids (every card's own chance is in the JSON)."""
+    n = game.players
+    leader = n if game.rules.first_lead == "dealer" else 1
+    lines = [_("Equilibrium bids: each place bids its best reply to the rules of the places before it, "
+               "which read the bids they heard.")]
+    for place in range(n):
+        lines.append("")
+        lines.append(place_title(place + 1, n, place + 1 == leader))
+        for history in game.histories(place):
+            allowed = game.allowed(place, history)
+            reach = [(role, rank, card) for role, rank, card in game.classes()
+                     if game.win_chance(place, history, card) is not None]
+            ones = [(role, rank, card) for role, rank, card in reach if game.bid(place, history, card) == 1]
+            if len(allowed) == 1:
+                text = (_("bids 1 with every card") if allowed[0] == 1 else _("bids 0 with every card")) + " " + _(
+                    "(the hook)")
+            elif not ones:
+                text = _("bids 0 with every card")
+            elif len(ones) == len(reach):
+                text = _("bids 1 with every card")
+            else:
+                groups = []
+                for role in ROLE_NAMES:
+                    members = [(rank, card) for r, rank, card in ones if r == role]
+                    if not members:
+                        continue
+                    least = min(float(game.win_chance(place, history, card) or 0) for _rank, card in members)
+                    plain = [rank for rank, _card in members if rank < 13]
+                    present = [rank for r, rank, _card in reach if r == role and rank < 13]
+                    names = ([f"{_(ROLE_NAMES[role])} {_ranges(plain, present)}"] if plain else []) + (
+                        [_class_label(role, 13)] if any(rank == 13 for rank, _card in members) else [])  # type: ignore[arg-type]
+                    groups.append(f"{', '.join(names)} (≥ {_percent(least)})")
+                text = _("bids 1 with: %(cards)s") % {"cards": "; ".join(groups)}
+            lines.append(f"  {history_label(history)}: {text}")
+    return "\n".join(lines)
+
+
+def equilibrium_json(game: Equilibrium) -> dict[str, object]:
+    """Every place's equilibrium bid and chance of taking the trick, for every card class after
+    every sequence of earlier bids (``win`` is ``null`` where a card never hears those bids)."""
+    places = []
+    for place in range(game.players):
+        histories = []
+        for history in game.histories(place):
+            cards = []
+            for role, rank, card in game.classes():
+                chance = game.win_chance(place, history, card)
+                cards.append({"role": role, "rank": rank, "card": "X" if rank == 13 else rank_letters()[rank],
+                              "bid": game.bid(place, history, card),
+                              "win": float(chance) if chance is not None else None,
+                              "win_exact": str(chance) if chance is not None else None})
+            histories.append({"bids": list(history), "allowed": game.allowed(place, history), "cards": cards})
+        places.append({"place": place + 1, "histories": histories})
+    return {"places": places}
+
+
 def write_csv(table: OneCardTable, path: Path) -> None:
     """One line per place and card (the columns of :data:`CSV_COLUMNS`; ranks 0 = two … 12 =
     ace, 13 = joker; chances from 0 to 1), through :func:`~ohhell.spreadsheet.csv_text` as every
@@ -149,4 +235,5 @@ def plot(table: OneCardTable, stem: Path, formats: Sequence[str] = ("png", "svg"
     return written
 
 
-__all__ = ["CSV_COLUMNS", "ROLE_NAMES", "card_label", "format_table", "place_title", "plot", "write_csv"]
+__all__ = ["CSV_COLUMNS", "ROLE_NAMES", "card_label", "equilibrium_json", "format_equilibrium", "format_table",
+           "history_label", "place_title", "plot", "write_csv"]

@@ -238,17 +238,18 @@ def bid_likelihoods(bid: int, estimates: Sequence[float], size: int, prior: floa
     return mixed_likelihoods(careful, size, prior)
 
 
-def mixed_likelihoods(careful: Sequence[float], size: int, prior: float) -> tuple[list[float], float]:
+def mixed_likelihoods(careful: Sequence[float], size: int, prior: float, floor: float = ROBUST_FLOOR,
+                      ) -> tuple[list[float], float]:
     """A bid's likelihood for each hand a seat may hold when the seat bids carefully
     (``careful``: how likely the bid is from that hand) or at random (any of the ``size + 1``
     bids alike), and the seat's posterior chance of bidding at random; the random share never
-    falls below :data:`ROBUST_FLOOR`."""
+    falls below ``floor`` (:data:`ROBUST_FLOOR`)."""
     uniform = 1.0 / (size + 1)
     evidence = sum(careful) / len(careful) if careful else 0.0
     p_random = prior * uniform
     p_careful = (1 - prior) * evidence
     posterior = p_random / (p_random + p_careful) if p_random + p_careful > 0 else prior
-    share = max(posterior, ROBUST_FLOOR)
+    share = max(posterior, floor)
     return [share * uniform + (1 - share) * value for value in careful], posterior
 
 

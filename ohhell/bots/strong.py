@@ -30,7 +30,8 @@ Every decision starts from the seat's view only (:class:`~ohhell.views.SeatView`
    the bids so far and the hook. The suggestion gives the chance of making every bid and
    the distribution of tricks for the chosen one.
    One-card hands, where the deal alone decides the trick, are counted exactly instead
-   (:mod:`ohhell.bots.one_card`).
+   (:mod:`ohhell.bots.one_card`), each earlier bid read as the one-card equilibrium's rule
+   at its place after the bids before it (:mod:`ohhell.bots.equilibrium`), or a random bid.
 
 Rules the core does not cover (NE-England Blackout's high-low jokers: also every joker
 declaration), and a missing C core, fall back to the reference engine: worlds are rebuilt
@@ -51,7 +52,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Deal, Declare, Play
@@ -59,6 +60,7 @@ from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
 from ohhell.bots.core_view import bid_setup, play_position, score_rows
+from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
 from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
 from ohhell.cards import HIDDEN_CARD, card_name, cards_of
@@ -67,6 +69,9 @@ from ohhell.game import Game, Phase, State
 from ohhell.rules import HandPlan, Rules
 from ohhell.scoring import add_to_total, hand_score
 from ohhell.views import SeatView, seat_view
+
+if TYPE_CHECKING:
+    from ohhell.analysis.one_card import Equilibrium
 
 DEFAULT_WORLDS: Final = 400
 """Worlds searched per decision by default."""
@@ -95,7 +100,14 @@ SPREAD_C: Final = 1.5
 SPAN_C: Final = 0.7
 """UCB's exploration constant on rewards scaled by the span of every score row (``exploration="span"``,
 the released bot's)."""
-RELEASED: Final[dict[str, object]] = {"exploration": "span", "use_bid_model": False}
+ONE_CARD_PRIOR: Final = RANDOM_PRIOR
+"""The prior chance that an earlier one-card bidder bid at random rather than by the equilibrium
+(updated by :func:`random_prior` from the bids each seat made and missed; measured in docs/bots.md)."""
+ONE_CARD_FLOOR: Final = 0.0
+"""The least random share of a one-card bid's likelihood under the equilibrium model (the
+posterior from :func:`random_prior` already doubts a seat that misses its bids; measured in
+docs/bots.md)."""
+RELEASED: Final[dict[str, object]] = {"exploration": "span", "use_bid_model": False, "one_card_model": "worth"}
 """The options that make the strong bot search as it was released before issue 20 (the baseline
 of ``benchmarks/strength.py --field self``)."""
 
@@ -132,7 +144,9 @@ class StrongBot(Bot):
                  simulations: int | None = None, uct_c: float | None = None, model_opponents: bool = True,
                  random_prior: float = DEFAULT_RANDOM_PRIOR, bid_search: str = "ismcts",
                  self_noise: float = 0.0, policy_opponents: bool = False, play_inference: bool = False,
-                 bid_simulations: int | None = None, exploration: str = "spread", use_bid_model: bool = True) -> None:
+                 bid_simulations: int | None = None, exploration: str = "spread", use_bid_model: bool = True,
+                 one_card_model: str = "equilibrium", one_card_prior: float = ONE_CARD_PRIOR,
+                 one_card_floor: float = ONE_CARD_FLOOR) -> None:
         super().__init__(seed=seed, budget=budget)
         self.worlds = worlds or DEFAULT_WORLDS
         self.search = search
@@ -141,6 +155,11 @@ class StrongBot(Bot):
             raise ValueError(f"exploration is 'spread' or 'span', not {exploration!r}")
         self.exploration = exploration
         self.use_bid_model = use_bid_model
+        if one_card_model not in ("equilibrium", "worth"):
+            raise ValueError(f"one_card_model is 'equilibrium' or 'worth', not {one_card_model!r}")
+        self.one_card_model = one_card_model
+        self.one_card_prior = one_card_prior
+        self.one_card_floor = one_card_floor
         self._model = bid_model.load() if use_bid_model and bid_model.available() else None
         self.uct_c = uct_c if uct_c is not None else SPREAD_C if exploration == "spread" else SPAN_C
         self.model_opponents = model_opponents
@@ -510,11 +529,15 @@ class StrongBot(Bot):
                 return None
             mine = next(iter(view.hand))
             weights: list[dict[int, float] | None] = [None] * n
-            prior = random_prior(view, self.random_prior)
+            game = self._one_card_equilibrium(view)
+            prior = random_prior(view, self.random_prior if game is None else self.one_card_prior)
             self.randomness = [0.0 if p == seat else prior[p] for p in range(n)]
             cards = cards_of(knowledge.unseen)
+            if game is not None:
+                # Good bidders bid their equilibrium rule, which read the bids before their own.
+                weights, self.randomness = earlier_bid_weights(view, cards, game, prior, self.one_card_floor)
             for player, bid in enumerate(view.bids):
-                if player == seat or bid is None:
+                if game is not None or player == seat or bid is None:
                     continue
                 # A careful bidder reckoned its card's worth as this seat would, from its
                 # place in the trick (without seeing this seat's card).
@@ -538,6 +561,13 @@ class StrongBot(Bot):
             "tricks_distribution": {"0": 1 - chance, "1": chance},
             "method": method, "exact": True,
         })
+
+    def _one_card_equilibrium(self, view: SeatView) -> Equilibrium | None:
+        """The equilibrium that models the earlier bidders of a one-card hand bid in turn
+        (``None`` with ``one_card_model="worth"``, or when every bid was made at once)."""
+        if self.one_card_model != "equilibrium" or not reads_bids(view):
+            return None
+        return equilibrium_of(view)
 
     # -- the reference-engine fallback --------------------------------------------------
 
