@@ -159,6 +159,16 @@ class OhHellVectorEnv(gymnasium.vector.VectorEnv):
         self._needs_reset = done.copy()
         return self._observations(), rewards, terminal, truncated, self._infos()
 
+    def reset_games(self, which: npt.ArrayLike) -> dict[str, np.ndarray]:
+        """Start new games now in the rows of ``which`` (a boolean mask) and return every row's
+        observation: the ``SAME_STEP`` autoreset that Stable-Baselines3 expects
+        (:mod:`ohhell.integrations.sb3`), instead of the step that ``NEXT_STEP`` would spend."""
+        rows = np.asarray(which, dtype=np.bool_).reshape(self.num_envs)
+        if rows.any():
+            self._restart(rows)
+            self._needs_reset[rows] = False
+        return self._observations()
+
     def action_masks(self) -> BoolArray:
         """``(num_envs, num_actions)``: the legal actions of each learner now, as booleans."""
         return self._learner_mask().astype(np.bool_)

@@ -57,7 +57,7 @@ def test_the_training_example_learns_saves_and_draws_its_curve(trained_policy: P
 
 
 def test_the_leaderboard_example_rates_the_levels_and_a_trained_policy(trained_policy: Path, tmp_path: Path) -> None:
-    output = run_example("leaderboard.py", "--deals", "1", "--bots", "beginner,basic",
+    output = run_example("leaderboard.py", "--game", "hand", "--deals", "1", "--bots", "beginner,basic",
                          "--policy", str(trained_policy / "policy.zip"), cwd=tmp_path)
     ratings = output.split("| rank | bot |", 1)[1]
     for name in ("beginner", "basic", "ppo (example)"):
