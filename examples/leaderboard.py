@@ -16,8 +16,9 @@ what ``ohhell arena`` prints for every pair of bots).
 players, hands of 10 cards down to 1 and back, the game the ``learned`` level was trained for
 (``scripts/train_policy.py``) — or ``hand`` — one 5-card hand of those rules, the game the
 example policy learned (``examples/train_maskable_ppo.py``). ``--bots`` chooses the levels
-(``random,basic,learned,strong`` by default; every level:
-``--bots random,beginner,casual,basic,learned,strong``); ``--policy`` adds a trained policy.
+(by default ``random,basic,learned`` in whole games, where ``strong`` takes about a minute a
+game on a loaded 2-core machine, and ``random,basic,strong`` in the hand; every level:
+``--bots random,beginner,casual,learned,basic,strong``); ``--policy`` adds a trained policy.
 
     python examples/leaderboard.py --deals 40 --jobs 2
     python examples/leaderboard.py --game hand --policy runs/ppo/policy.zip --deals 150 --jobs 2
@@ -58,8 +59,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=["classic", "hand"], default="classic",
                         help="whole classic games (the learned level's) or one 5-card hand (the example policy's)")
-    parser.add_argument("--bots", default="random,basic,learned,strong",
-                        help="the built-in levels to rate, comma-separated (basic, the anchor, always among them)")
+    parser.add_argument("--bots", default=None,
+                        help="the built-in levels to rate, comma-separated (basic, the anchor, always among them); "
+                             "default random,basic,learned for whole games (strong takes about a minute a game "
+                             "there), random,basic,strong for the hand")
     parser.add_argument("--policy", default=None, help="a policy saved by train_maskable_ppo.py")
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--jobs", type=int, default=1)
@@ -71,7 +74,8 @@ def main() -> None:
         cache = json.loads(Path(args.cache).read_text(encoding="utf-8"))
     classic = preset("classic", players=4)
     rules = classic if args.game == "classic" else single_hand_rules(classic, 5)
-    levels = [name.strip() for name in args.bots.split(",") if name.strip()]
+    chosen = args.bots or ("random,basic,learned" if args.game == "classic" else "random,basic,strong")
+    levels = [name.strip() for name in chosen.split(",") if name.strip()]
     unknown = sorted(set(levels) - set(bot_names()))
     if unknown:
         parser.error(f"unknown bot {', '.join(unknown)} (the levels: {', '.join(bot_names())})")

@@ -65,6 +65,13 @@ def test_the_leaderboard_example_rates_the_levels_and_a_trained_policy(trained_p
     assert "| beginner vs ppo (example) | 1 |" in output
 
 
+def test_the_leaderboard_example_rates_the_learned_level_in_whole_classic_games(tmp_path: Path) -> None:
+    require("numpy")
+    output = run_example("leaderboard.py", "--deals", "1", "--bots", "random,learned", cwd=tmp_path, timeout=600)
+    assert "| random vs learned | 1 |" in output and "| basic vs learned | 1 |" in output
+    assert "| learned |" in output.split("| rank | bot |", 1)[1]
+
+
 def test_the_leaderboard_example_refuses_an_unknown_level(tmp_path: Path) -> None:
     require("numpy")
     result = subprocess.run([sys.executable, str(EXAMPLES / "leaderboard.py"), "--bots", "basic,grandmaster"],
