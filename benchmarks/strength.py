@@ -454,7 +454,7 @@ LEVEL_TABLES = (("beginner", "casual", "basic", "strong"), ("random", "beginner"
 def level_ratings(args: argparse.Namespace) -> str:
     """Each level's rating (Elo scale, ``basic`` = 1500) from the arena: duplicate classic games
     of 4 players, every pair of levels at a table compared by their final totals."""
-    from ohhell.arena import run_arena
+    from ohhell.arena import format_differences, run_arena
 
     rules = preset("classic", players=PLAYERS)
     wins: dict[tuple[str, str], float] = {}
@@ -473,6 +473,7 @@ def level_ratings(args: argparse.Namespace) -> str:
             print(f"  table {','.join(table)}: {bot.name:8s} {bot.mean_hand:5.2f} [{bot.ci_hand[0]:.2f}, "
                   f"{bot.ci_hand[1]:.2f}] per hand, bids made {100 * bot.made_share:4.1f}%, "
                   f"games won {100 * bot.win_share:4.1f}%")
+        print("\n".join("  " + line for line in format_differences(result).splitlines()))  # the arena's, every pair
         print(f"  ({args.deals} deals x 4 rotations, seed {args.seed}, {time.perf_counter() - started:.0f} s)")
     ratings = bradley_terry(wins)
     for level in sorted(ratings, key=ratings.__getitem__):

@@ -9,12 +9,19 @@ holds every seat's cards. A match gives the mean difference of their scores per 
 fit of ``rating[A] − rating[B]`` to those differences, ``basic`` fixed at 0: points per hand
 above or below ``basic``.
 
-The game is the one the example policy learned (``examples/train_maskable_ppo.py``): one 5-card
-hand of the classic rules, 4 players. Without ``--policy`` the built-in levels alone are rated;
-``--bots`` chooses which (``random,basic,strong`` by default; every level:
-``--bots random,beginner,casual,basic,strong``).
+The differences and their intervals are the arena's own (``ohhell.arena.paired_differences``,
+what ``ohhell arena`` prints for every pair of bots).
 
-    python examples/leaderboard.py --policy runs/ppo/policy.zip --deals 150 --jobs 2
+``--game`` chooses the game: ``classic`` (default) — whole games of the classic rules, 4
+players, hands of 10 cards down to 1 and back, the game the ``learned`` level was trained for
+(``scripts/train_policy.py``) — or ``hand`` — one 5-card hand of those rules, the game the
+example policy learned (``examples/train_maskable_ppo.py``). ``--bots`` chooses the levels
+(by default ``random,basic,learned`` in whole games, where ``strong`` takes about a minute a
+game on a loaded 2-core machine, and ``random,basic,strong`` in the hand; every level:
+``--bots random,beginner,casual,learned,basic,strong``); ``--policy`` adds a trained policy.
+
+    python examples/leaderboard.py --deals 40 --jobs 2
+    python examples/leaderboard.py --game hand --policy runs/ppo/policy.zip --deals 150 --jobs 2
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ohhell.arena import run_arena
+from ohhell.arena import paired_differences, run_arena
 from ohhell.bots import Bot, Budget, bot_names, make_bot
 from ohhell.integrations.core import single_hand_rules
 from ohhell.rules import preset
@@ -50,19 +57,25 @@ def make(spec: str, seed: int | None = None, budget: Budget | None = None, **opt
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", default="random,basic,strong",
-                        help="the built-in levels to rate, comma-separated (basic, the anchor, always among them)")
+    parser.add_argument("--game", choices=["classic", "hand"], default="classic",
+                        help="whole classic games (the learned level's) or one 5-card hand (the example policy's)")
+    parser.add_argument("--bots", default=None,
+                        help="the built-in levels to rate, comma-separated (basic, the anchor, always among them); "
+                             "default random,basic,learned for whole games (strong takes about a minute a game "
+                             "there), random,basic,strong for the hand")
     parser.add_argument("--policy", default=None, help="a policy saved by train_maskable_ppo.py")
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=None, help="a JSON file keeping each match's result between runs")
     args = parser.parse_args()
-    cache: dict[str, list[float]] = {}
+    cache: dict[str, list[float]] = {}  # each match's difference per hand: [mean, low, high]
     if args.cache and Path(args.cache).exists():
         cache = json.loads(Path(args.cache).read_text(encoding="utf-8"))
-    rules = single_hand_rules(preset("classic", players=4), 5)
-    levels = [name.strip() for name in args.bots.split(",") if name.strip()]
+    classic = preset("classic", players=4)
+    rules = classic if args.game == "classic" else single_hand_rules(classic, 5)
+    chosen = args.bots or ("random,basic,learned" if args.game == "classic" else "random,basic,strong")
+    levels = [name.strip() for name in chosen.split(",") if name.strip()]
     unknown = sorted(set(levels) - set(bot_names()))
     if unknown:
         parser.error(f"unknown bot {', '.join(unknown)} (the levels: {', '.join(bot_names())})")
@@ -75,22 +88,18 @@ def main() -> None:
     print("|---|---|---|---|")
     for a, b in itertools.combinations(names, 2):
         started = time.perf_counter()
-        key = f"{a}|{b}|{args.deals}|{args.seed}"
-        differences = cache.get(key, [])
-        if not differences:
+        key = f"{args.game}|{a}|{b}|{args.deals}|{args.seed}"
+        figures = cache.get(key, [])
+        if len(figures) != 3:
             result = run_arena(rules, [a, b, a, b], args.deals, seed=args.seed, jobs=args.jobs, factory=make)
-            for deal in result.deal_results:
-                mine = [score for game in deal.games for seat in game if seat.spec == a for score in seat.hand_scores]
-                theirs = [score for game in deal.games for seat in game if seat.spec == b
-                          for score in seat.hand_scores]
-                differences.append(float(np.mean(mine) - np.mean(theirs)))
+            (difference,) = paired_differences(result)
+            figures = [difference.mean, *difference.ci]
             if args.cache:
-                cache[key] = differences
+                cache[key] = figures
                 Path(args.cache).write_text(json.dumps(cache), encoding="utf-8")
-        mean = float(np.mean(differences))
-        half = 1.959963984540054 * float(np.std(differences, ddof=1)) / len(differences) ** 0.5
-        rows.append((names.index(a), names.index(b), mean, mean - half, mean + half))
-        print(f"| {short[a]} vs {short[b]} | {args.deals} | {mean:+.2f} | [{mean - half:+.2f}, {mean + half:+.2f}] "
+        mean, low, high = figures
+        rows.append((names.index(a), names.index(b), mean, low, high))
+        print(f"| {short[a]} vs {short[b]} | {args.deals} | {mean:+.2f} | [{low:+.2f}, {high:+.2f}] "
               f"| ({time.perf_counter() - started:.0f} s)", flush=True)
     # Least squares: rating[a] - rating[b] = difference, basic = 0.
     base = names.index("basic")

@@ -103,6 +103,49 @@ class BotStats:
         }
 
 
+@dataclass(frozen=True)
+class PairedDifference:
+    """Who is better: ``first`` − ``second`` over the same deals and the same seats.
+
+    Each deal gives one difference — the first bot's mean over its seats and rotations minus
+    the second's, with the same cards — and the deal is the unit of independence: ``mean`` is
+    the mean of those differences and ``ci`` its 95 % confidence interval, per hand and per
+    game. When the whole interval lies above 0, ``first`` beats ``second`` on these rules.
+    """
+
+    first: str
+    second: str
+    deals: int
+    mean_hand: float
+    ci_hand: tuple[float, float]
+    mean_game: float
+    ci_game: tuple[float, float]
+
+    @property
+    def mean(self) -> float:
+        """The difference of points per hand (the figure the leaderboards rank by)."""
+        return self.mean_hand
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return self.ci_hand
+
+    @property
+    def verdict(self) -> str:
+        """``better``, ``worse`` or ``undecided``: where the whole per-hand interval lies."""
+        if self.ci_hand[0] > 0:
+            return "better"
+        if self.ci_hand[1] < 0:
+            return "worse"
+        return "undecided"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "second": self.second, "deals": self.deals,
+                "difference_per_hand": {"mean": self.mean_hand, "ci95": list(self.ci_hand)},
+                "difference_per_game": {"mean": self.mean_game, "ci95": list(self.ci_game)},
+                "verdict": self.verdict}
+
+
 @dataclass
 class ArenaResult:
     """A whole match."""
@@ -119,6 +162,7 @@ class ArenaResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules.to_json(), "bots": [bot.to_json() for bot in self.bots],
+            "differences": [difference.to_json() for difference in paired_differences(self)],
             "seats": list(self.specs), "deals": self.deals, "games": self.games_played, "seed": self.seed,
             "seconds": round(self.seconds, 3),
         }
@@ -267,6 +311,59 @@ def summarize(specs: Sequence[str], results: Sequence[DealResult]) -> list[BotSt
     return [stats[name] for name in names]
 
 
+def paired_differences(result: ArenaResult) -> list[PairedDifference]:
+    """For every pair of bots of a match (in the order of their first seats), the per-deal
+    difference of their means with its 95 % interval (:class:`PairedDifference`).
+
+    >>> from ohhell.rules import preset
+    >>> result = run_arena(preset("classic", players=4, schedule="explicit", hands=[[4, "turn-up"]]),
+    ...                    ["basic", "random", "basic", "random"], games=6, seed=1)
+    >>> [(d.first, d.second, d.deals, d.verdict) for d in paired_differences(result)]
+    [('basic', 'random', 6, 'better')]
+    """
+    names = list(dict.fromkeys(result.specs))
+    hand_means: dict[str, list[float]] = {name: [] for name in names}
+    game_means: dict[str, list[float]] = {name: [] for name in names}
+    for deal in result.deal_results:
+        hand_scores: dict[str, list[int]] = {name: [] for name in names}
+        totals: dict[str, list[int]] = {name: [] for name in names}
+        for game in deal.games:
+            for seat in game:
+                hand_scores[seat.spec].extend(seat.hand_scores)
+                totals[seat.spec].append(seat.total)
+        for name in names:
+            hand_means[name].append(statistics.fmean(hand_scores[name]) if hand_scores[name] else math.nan)
+            game_means[name].append(statistics.fmean(totals[name]) if totals[name] else math.nan)
+    differences = []
+    for index, first in enumerate(names):
+        for second in names[index + 1:]:
+            per_hand = [a - b for a, b in zip(hand_means[first], hand_means[second], strict=True)
+                        if not (math.isnan(a) or math.isnan(b))]
+            per_game = [a - b for a, b in zip(game_means[first], game_means[second], strict=True)]
+            mean_hand, ci_hand = _interval(per_hand)
+            mean_game, ci_game = _interval(per_game)
+            differences.append(PairedDifference(first, second, len(per_game), mean_hand, ci_hand, mean_game, ci_game))
+    return differences
+
+
+def format_differences(result: ArenaResult) -> str:
+    """The paired differences of a match as text: one line per pair of bots, so that "A beats
+    B" is read off one line (translated)."""
+    verdicts = {"better": _("%(first)s beats %(second)s"), "worse": _("%(second)s beats %(first)s"),
+                "undecided": _("no difference shown")}
+    headers = [_("A − B"), _("per hand"), _("95% CI"), _("per game"), _("95% CI"), _("verdict")]
+    rows = []
+    for difference in paired_differences(result):
+        names = {"first": difference.first, "second": difference.second}
+        rows.append([f"{difference.first} − {difference.second}", f"{difference.mean_hand:+.2f}",
+                     f"[{difference.ci_hand[0]:+.2f}, {difference.ci_hand[1]:+.2f}]", f"{difference.mean_game:+.1f}",
+                     f"[{difference.ci_game[0]:+.1f}, {difference.ci_game[1]:+.1f}]",
+                     verdicts[difference.verdict] % names])
+    widths = [max(len(str(row[i])) for row in [headers, *rows]) for i in range(len(headers))]
+    return "\n".join("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+                     for row in [headers, *rows])
+
+
 def format_table(result: ArenaResult) -> str:
     """The result as a text table (translated headings)."""
     headers = [_("bot"), _("score/hand"), _("95% CI"), _("score/game"), _("95% CI"), _("bids made"),
@@ -294,7 +391,9 @@ def format_table(result: ArenaResult) -> str:
                 for bot in result.bots if bot.failed_games]
     legend = _("wins/games: the games each bot won (a win shared by k players counts 1/k) of the games it "
                "played, and that share in per cent.")
-    return "\n".join([*lines, "", summary, legend, *failures])
+    differences = [_("Paired differences (the same deals and seats; the deal is the unit):"),
+                   format_differences(result)] if len(result.bots) > 1 else []
+    return "\n".join([*lines, "", *differences, *([""] if differences else []), summary, legend, *failures])
 
 
 def _split_specs(bots: str | None, bot: tuple[str, ...], args: Sequence[str] | None = None) -> list[str]:
@@ -421,5 +520,5 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
-__all__ = ["ArenaResult", "BotStats", "DealResult", "arena_command", "deal_seed", "play_deal", "rotation_specs",
-           "run_arena", "summarize"]
+__all__ = ["ArenaResult", "BotStats", "DealResult", "PairedDifference", "arena_command", "deal_seed",
+           "format_differences", "paired_differences", "play_deal", "rotation_specs", "run_arena", "summarize"]

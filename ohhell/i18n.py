@@ -388,7 +388,8 @@ SUIT_WORDS: Final = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"), N_
 # named for people (``basic`` is the club player, ``strong`` the expert; ``club`` and ``expert``
 # are other names of those two).
 BOT_LEVEL_NAMES: Final = {"random": N_("random"), "beginner": N_("beginner"), "casual": N_("casual player"),
-                          "basic": N_("club player"), "strong": N_("expert"), "club": N_("club player"),
+                          "basic": N_("club player"), "learned": N_("neural network"), "strong": N_("expert"),
+                          "club": N_("club player"),
                           "expert": N_("expert")}
 
 

@@ -119,3 +119,63 @@ def test_seats_follow_the_order_of_bots_and_bot_on_the_command_line() -> None:
     assert json.loads(out.output)["seats"] == ["random", "basic", "random", "basic"]
     out = runner.invoke(main, ["arena", "--bots=basic,random", "--bot=random", *common])
     assert json.loads(out.output)["seats"] == ["basic", "random", "random"]
+
+
+def _deal(deal: int, games: list[list[tuple[str, tuple[int, ...]]]]) -> DealResult:
+    return DealResult(deal, tuple(tuple(SeatResult(spec, scores, 0, len(scores), sum(scores), 0.0)
+                                        for spec, scores in game) for game in games), 0.0)
+
+
+def test_paired_differences_are_per_deal_differences_of_the_means() -> None:
+    import math
+    import statistics
+
+    from ohhell.arena import ArenaResult, paired_differences
+
+    # Two rotations per deal; x fills two seats. Per deal: mean of x's hands minus mean of y's.
+    deals = [
+        _deal(0, [[("x", (10, 0)), ("y", (2, 2)), ("x", (4, 4))], [("y", (6, 0)), ("x", (2, 8)), ("x", (0, 0))]]),
+        _deal(1, [[("x", (1, 1)), ("y", (0, 0)), ("x", (1, 1))], [("y", (3, 3)), ("x", (1, 1)), ("x", (1, 1))]]),
+        _deal(2, [[("x", (5, 5)), ("y", (5, 1)), ("x", (5, 5))], [("y", (0, 2)), ("x", (5, 5)), ("x", (5, 5))]]),
+    ]
+    result = ArenaResult(rules=SHORT, specs=("x", "y", "x"), deals=3, seed=0, deal_results=deals)
+    (difference,) = paired_differences(result)
+    per_deal = [28 / 8 - 10 / 4, 1 - 6 / 4, 5 - 8 / 4]
+    half = 1.959963984540054 * statistics.stdev(per_deal) / math.sqrt(3)
+    assert (difference.first, difference.second, difference.deals) == ("x", "y", 3)
+    assert difference.mean_hand == pytest.approx(statistics.fmean(per_deal))
+    assert difference.ci_hand == pytest.approx((statistics.fmean(per_deal) - half, statistics.fmean(per_deal) + half))
+    per_game = [28 / 4 - 10 / 2, 2 - 3, 10 - 4]
+    assert difference.mean_game == pytest.approx(statistics.fmean(per_game))
+    assert difference.verdict == "undecided"  # the interval straddles 0
+
+
+def test_every_pair_of_bots_gets_its_difference_in_text_and_json() -> None:
+    from ohhell.arena import format_table, paired_differences
+
+    result = run_arena(preset("classic", players=3, max_size=2), ["basic", "random", "casual"], games=3, seed=4)
+    differences = paired_differences(result)
+    assert [(d.first, d.second) for d in differences] == [("basic", "random"), ("basic", "casual"),
+                                                          ("random", "casual")]
+    stats = {bot.name: bot for bot in result.bots}
+    # With one seat each and the same deals, the mean difference is the difference of the means.
+    assert differences[0].mean_hand == pytest.approx(stats["basic"].mean_hand - stats["random"].mean_hand)
+    table = format_table(result)
+    assert "basic − random" in table and "random − casual" in table
+    data = result.to_json()["differences"]
+    assert [(d["first"], d["second"]) for d in data] == [("basic", "random"), ("basic", "casual"),
+                                                         ("random", "casual")]
+    assert {"mean", "ci95"} <= set(data[0]["difference_per_hand"]) and data[0]["verdict"] in (
+        "better", "worse", "undecided")
+
+
+def test_the_arena_command_says_who_beats_whom_on_one_line() -> None:
+    out = CliRunner().invoke(main, ["arena", "--bots", "basic,random,basic,random", "--set", "max_size=3",
+                                    "--games", "4", "--seed", "2", "--no-progress"])
+    assert out.exit_code == 0, out.output
+    line = next(line for line in out.output.splitlines() if line.startswith("basic − random"))
+    assert "basic beats random" in line and "[+" in line
+    data = json.loads(CliRunner().invoke(main, ["arena", "--bots", "basic,random,basic,random", "--set",
+                                                "max_size=3", "--games", "4", "--seed", "2", "--json",
+                                                "--no-progress"]).output)
+    assert data["differences"][0]["verdict"] == "better"

@@ -20,7 +20,7 @@ from ohhell.views import seat_view
 
 
 def test_the_levels_are_offered_weakest_first_and_the_old_names_still_work() -> None:
-    assert bot_names() == ["random", "beginner", "casual", "basic", "strong"]
+    assert bot_names() == ["random", "beginner", "casual", "learned", "basic", "strong"]
     assert strongest_bot() == "strong"
     assert isinstance(make_bot("expert"), StrongBot) and isinstance(make_bot("club"), BasicBot)
     assert set(ALIASES) & set(bot_names()) == set()

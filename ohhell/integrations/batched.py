@@ -42,6 +42,7 @@ from ohhell.actions import Deal, make_bid, make_play
 from ohhell.cards import JOKERS_MASK
 from ohhell.game import Game, State
 from ohhell.integrations.core import CARD_IDS, ActionCodec, Setup, single_hand_rules
+from ohhell.integrations.dealing import seed_state
 from ohhell.integrations.encoding import ObservationEncoder
 from ohhell.rules import Rules
 from ohhell.scoring import hand_score
@@ -228,8 +229,9 @@ class BatchedGames:
 
     def seed(self, seed: int | None) -> None:
         """Seed the deals and :meth:`sample_actions` again (``None``: from the operating system)."""
-        value = secrets.randbits(64) if seed is None else (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE5AB) & (2**64 - 1)
-        self._rng[0] = value  # splitmix64 in C mixes any start well
+        # splitmix64 in C mixes any start well; ohhell.integrations.dealing replays the same
+        # stream on the engine (one seed, one deal, whatever the backend).
+        self._rng[0] = secrets.randbits(64) if seed is None else seed_state(seed)
 
     def _dealers(self, dealer: npt.ArrayLike | None) -> IntArray | None:
         if dealer is None:

@@ -100,7 +100,14 @@ class Setup:
                dealer: int | None = None, max_hands: int | None = None, rules: Rules | None = None,
                **knobs: Any) -> Setup:
         """A set-up from a preset and knobs (or ready ``rules``); raises ``ValueError`` when they
-        cannot be played."""
+        cannot be played. A list of ``hands`` implies ``schedule="explicit"`` (the only
+        schedule that reads it) unless another schedule is named.
+
+        >>> Setup.create("classic", hands=[[1, "turn-up"], [3, "none"]]).rules.hand_plans()
+        (HandPlan(size=1, trump='turn-up'), HandPlan(size=3, trump='none'))
+        """
+        if "hands" in knobs and "schedule" not in knobs:
+            knobs = {**knobs, "schedule": "explicit"}
         base = rules if rules is not None else preset(preset_name, players=players, **knobs)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")

@@ -42,8 +42,9 @@ from gymnasium import spaces
 
 from ohhell.bots import Bot, bot_names, make_bot
 from ohhell.game import State
-from ohhell.integrations import batched
+from ohhell.integrations import batched, dealing
 from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
+from ohhell.integrations.dealing import DealStream
 from ohhell.integrations.encoding import ObservationEncoder
 from ohhell.integrations.pettingzoo import fast_backend_reason, render_public
 from ohhell.views import seat_view
@@ -112,6 +113,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         })
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self._rng = random.Random()
+        self._opponent_rng = random.Random()
         self.bots: dict[int, Bot] = {}
         if backend not in ("auto", "fast", "engine"):
             raise ValueError(f"backend must be auto, fast or engine, not {backend!r}")
@@ -123,7 +125,8 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.backend = "fast" if backend != "engine" and reason is None else "engine"
         self._batch = (batched.BatchedGames(self.setup, n=1, perfect_recall=perfect_recall)
                        if self.backend == "fast" else None)
-        self._state = self.setup.new_state(self._rng)
+        self._deals = DealStream(0)
+        self._state = dealing.new_state(self.setup, self._deals)
         self._last_scores: list[int] = []
 
     # -- the Gymnasium API ---------------------------------------------------------------
@@ -137,15 +140,18 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.fixed_seat is None:
             self.seat = self._rng.randrange(self.setup.players)
         self._last_scores = []
+        deal_seed = self._rng.randrange(2**63)  # the same deals on both backends (ohhell.integrations.dealing)
         if self._batch is not None:
-            self._batch.seed(self._rng.randrange(2**63))
+            self._batch.seed(deal_seed)
             self._batch.reset()
+            self._opponent_rng = random.Random(self._rng.randrange(2**31))
             self._play_random_fast()
             return self._observe(), self._info()
         others = [s for s in range(self.setup.players) if s != self.seat]
         self.bots = {other: make_bot(spec, seed=self._rng.randrange(2**31))
                      for other, spec in zip(others, self.opponent_specs, strict=True)}
-        self._state = self.setup.new_state(self._rng)
+        self._deals = DealStream(deal_seed)
+        self._state = dealing.new_state(self.setup, self._deals)
         self._finished = 0
         self._play_bots()
         return self._observe(), self._info()
@@ -241,8 +247,13 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         batch = self._batch
         assert batch is not None
         reward = 0.0
+        mask = np.zeros(self.codec.num_actions, np.int8)
         while not batch.over_one and batch.turn_one != self.seat:
-            paid = batch.step_one(int(batch.sample_actions()[0]))
+            # Drawn here, not by the core's sample_actions: the core's stream deals the cards
+            # alone, as the engine backend's does (one seed, one deal).
+            batch.mask_one(mask)
+            legal = np.flatnonzero(mask)
+            paid = batch.step_one(int(legal[self._opponent_rng.randrange(len(legal))]))
             if paid is not None:
                 self._last_scores = [int(score) for score in paid]
                 if self.reward_kind == "score":
@@ -268,7 +279,7 @@ class OhHellEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Let chance and the bots act until the learner must act or the game is over."""
         state, setup = self._state, self.setup
         while True:
-            setup.advance_chance(state, self._rng)
+            dealing.advance_chance(setup, state, self._deals)
             if setup.is_over(state):
                 return
             seat = acting_seat(state)

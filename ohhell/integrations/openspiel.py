@@ -41,8 +41,11 @@ Voluntary bid changes are not part of the game here (an agent's bid is final).
 Information-state strings are the seat's view (:func:`ohhell.views.seat_view`) as compact
 JSON — perfect recall, since a view holds every bid, every card played in this and earlier
 hands, and the seat's own cards. Observation strings hold the current hand and the totals.
-Tensors are those of :mod:`ohhell.integrations.encoding` (the information-state tensor adds
-the order of play of the hand: perfect recall within a hand; earlier hands enter as totals).
+Tensors are those of :mod:`ohhell.integrations.encoding`: the observation tensor is the
+default vector (the situation: 645 values for classic with 4 players); the information-state
+tensor is the perfect-recall vector, which carries the whole game — every hand so far in full,
+each bid, each trick with its leader, winner and order of cards — in one block per hand
+(classic, 4 players: 645 + 19 × 2 344 = 45 181 values).
 ``resample_from_infostate`` draws the hidden hands consistently with everything the seat saw,
 so OpenSpiel's ISMCTS can search the game (``examples/openspiel_ismcts.py``).
 """

@@ -50,8 +50,9 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ign
 from ohhell.cards import card_name
 from ohhell.errors import IllegalActionError
 from ohhell.game import State
-from ohhell.integrations import batched
+from ohhell.integrations import batched, dealing
 from ohhell.integrations.core import REWARDS, Setup, acting_seat, placement_rewards, rl_legal_actions
+from ohhell.integrations.dealing import DealStream
 from ohhell.integrations.encoding import ObservationEncoder
 from ohhell.views import SeatView, seat_view, spectator_view
 
@@ -138,7 +139,8 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
         self._batch: batched.BatchedGames | None = None
         if self.backend == "fast":
             self._batch = batched.BatchedGames(self.setup, n=1, perfect_recall=perfect_recall)
-        self._state = self.setup.new_state(self._rng)
+        self._deals = DealStream(0)
+        self._state = dealing.new_state(self.setup, self._deals)
         self._ready = False
         self._rewarded = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -169,12 +171,14 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
+        deal_seed = self._rng.randrange(2**63)  # the same deals on both backends (ohhell.integrations.dealing)
         if self._batch is not None:
-            self._batch.seed(self._rng.randrange(2**63))
+            self._batch.seed(deal_seed)
             self._batch.reset()
         else:
-            self._state = self.setup.new_state(self._rng)
-            self.setup.advance_chance(self._state, self._rng)
+            self._deals = DealStream(deal_seed)
+            self._state = dealing.new_state(self.setup, self._deals)
+            dealing.advance_chance(self.setup, self._state, self._deals)
         self._ready = True
         self._rewarded = False
         self.agents = self.possible_agents[:]
@@ -291,7 +295,7 @@ class raw_env(AECEnv):  # type: ignore[misc, unused-ignore]  # PettingZoo's conv
             state.apply(chosen)
         except IllegalActionError as error:  # pragma: no cover - the legal list comes from the same state
             raise ValueError(str(error)) from error
-        self.setup.advance_chance(state, self._rng)
+        dealing.advance_chance(self.setup, state, self._deals)
         if self.reward_kind == "score":
             for result in state.finished_hands[finished:]:
                 for position, name in enumerate(self.possible_agents):

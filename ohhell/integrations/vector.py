@@ -19,7 +19,7 @@ game's single observation is that of :class:`~ohhell.integrations.gymnasium.OhHe
 ``(num_envs, …)`` arrays; :meth:`OhHellVectorEnv.action_masks` gives the masks as booleans
 (sb3-contrib's MaskablePPO asks for them).
 
-``opponents`` play every other seat: ``"random"``, ``"basic"`` or ``"strong"`` (one for all, or
+``opponents`` play every other seat: ``"random"``, ``"basic"``, ``"learned"`` or ``"strong"`` (one for all, or
 one per other seat, as :func:`ohhell.bots.make_bot` names them). With random opponents and rules
 the C core plays (:func:`ohhell.integrations.batched.unsupported`), the whole batch — the
 learner's actions, the opponents' random actions, the masks and observations — runs in C
@@ -53,7 +53,7 @@ from ohhell.views import seat_view
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-OPPONENTS: Final = ("random", "basic", "strong")
+OPPONENTS: Final = ("random", "basic", "learned", "strong")
 
 
 class OhHellVectorEnv(gymnasium.vector.VectorEnv):
@@ -89,7 +89,7 @@ class OhHellVectorEnv(gymnasium.vector.VectorEnv):
         reason = reason or (None if batched.unsupported(self.setup.rules) is None
                             else f"{batched.unsupported(self.setup.rules)}: not played by the C core")
         if reason is None and any(spec != "random" for spec in specs):
-            reason = "the basic and strong bots play on the engine"
+            reason = "the basic, learned and strong bots play on the engine"
         if backend == "fast" and reason is not None:
             raise ValueError(f"backend='fast' cannot be used: {reason}")
         self.backend = "fast" if backend != "engine" and reason is None else "engine"
@@ -158,6 +158,16 @@ class OhHellVectorEnv(gymnasium.vector.VectorEnv):
                 rewards[ended] += placement_rewards(totals[ended].tolist())[int(self.seats[ended])]
         self._needs_reset = done.copy()
         return self._observations(), rewards, terminal, truncated, self._infos()
+
+    def reset_games(self, which: npt.ArrayLike) -> dict[str, np.ndarray]:
+        """Start new games now in the rows of ``which`` (a boolean mask) and return every row's
+        observation: the ``SAME_STEP`` autoreset that Stable-Baselines3 expects
+        (:mod:`ohhell.integrations.sb3`), instead of the step that ``NEXT_STEP`` would spend."""
+        rows = np.asarray(which, dtype=np.bool_).reshape(self.num_envs)
+        if rows.any():
+            self._restart(rows)
+            self._needs_reset[rows] = False
+        return self._observations()
 
     def action_masks(self) -> BoolArray:
         """``(num_envs, num_actions)``: the legal actions of each learner now, as booleans."""

@@ -57,12 +57,19 @@ def test_the_training_example_learns_saves_and_draws_its_curve(trained_policy: P
 
 
 def test_the_leaderboard_example_rates_the_levels_and_a_trained_policy(trained_policy: Path, tmp_path: Path) -> None:
-    output = run_example("leaderboard.py", "--deals", "1", "--bots", "beginner,basic",
+    output = run_example("leaderboard.py", "--game", "hand", "--deals", "1", "--bots", "beginner,basic",
                          "--policy", str(trained_policy / "policy.zip"), cwd=tmp_path)
     ratings = output.split("| rank | bot |", 1)[1]
     for name in ("beginner", "basic", "ppo (example)"):
         assert f"| {name} |" in ratings
     assert "| beginner vs ppo (example) | 1 |" in output
+
+
+def test_the_leaderboard_example_rates_the_learned_level_in_whole_classic_games(tmp_path: Path) -> None:
+    require("numpy")
+    output = run_example("leaderboard.py", "--deals", "1", "--bots", "random,learned", cwd=tmp_path, timeout=600)
+    assert "| random vs learned | 1 |" in output and "| basic vs learned | 1 |" in output
+    assert "| learned |" in output.split("| rank | bot |", 1)[1]
 
 
 def test_the_leaderboard_example_refuses_an_unknown_level(tmp_path: Path) -> None:

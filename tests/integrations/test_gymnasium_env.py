@@ -119,3 +119,39 @@ def test_random_opponents_play_in_the_c_core() -> None:
     assert OhHellEnv(players=4, opponents="random", backend="engine").backend == "engine"
     with pytest.raises(ValueError, match="fast"):
         OhHellEnv(players=4, opponents="basic", backend="fast")
+
+
+def test_check_env_in_raise_mode_fails_only_at_its_unmasked_random_steps() -> None:
+    """Gymnasium's ``check_env`` steps with ``action_space.sample()``, which knows no mask; with
+    ``illegal_action="raise"`` the first of those steps (in ``env_step_passive_checker``) is an
+    illegal action, refused as it must be. Every other check passes, and so do the step checks
+    when they step legal actions, as a masked learner does."""
+    from gymnasium.utils import env_checker
+    from gymnasium.utils.env_checker import data_equivalence
+
+    def raising() -> OhHellEnv:
+        return OhHellEnv(preset="classic", players=4, mode="hand", hand=4, opponents="random", illegal_action="raise")
+
+    with pytest.raises(ValueError, match=r"may not .* now; its legal actions are") as refused:
+        check_env(raising(), skip_render_check=True)
+    assert [entry.name for entry in refused.traceback].count("env_step_passive_checker") == 1
+
+    game = raising()
+    env_checker.check_action_space(game.action_space)
+    env_checker.check_observation_space(game.observation_space)
+    env_checker.check_reset_return_type(game)
+    env_checker.check_reset_seed_determinism(game)
+    env_checker.check_reset_options(game)
+    env_checker.env_reset_passive_checker(game)
+    observation, _info = game.reset(seed=123)
+    action = game.action_space.sample(observation["action_mask"])
+    env_checker.env_step_passive_checker(game, action)
+    steps = []
+    for _ in range(2):  # check_step_determinism, with a legal action
+        game.reset(seed=123)
+        steps.append(game.step(action))
+    for first, second in zip(*steps, strict=True):
+        assert data_equivalence(first, second)
+    observation, _info = game.reset(seed=5)  # check_returned_data_not_reused, with legal actions
+    after, *_rest = game.step(game.action_space.sample(observation["action_mask"]))
+    assert after["observation"] is not observation["observation"]

@@ -113,3 +113,20 @@ def test_knobs_may_be_written_with_commas_in_a_parameter_dict() -> None:
     assert game.setup.rules.must_trump and not game.setup.rules.hook
     assert pyspiel.load_game(str(game)).setup.rules == game.setup.rules
     assert ',"' not in str(game).split("knobs=")[1].split(",max_hands")[0]
+
+
+def test_the_docs_knobs_example_loads_as_written() -> None:
+    """A list of hands implies the explicit schedule (docs/integrations.md writes it without one)."""
+    game = pyspiel.load_game('python_ohhell(preset=classic,players=4,knobs={"hands":[[1;"turn-up"];[3;"none"]]})')
+    assert [plan.size for plan in game.setup.rules.hand_plans()] == [1, 3]
+    assert pyspiel.load_game(str(game)).setup.rules == game.setup.rules
+    with pytest.raises(RulesError):  # another schedule named with a list of hands is still refused
+        ohhell_spiel.load("classic", 4, knobs={"hands": [[1, "turn-up"]], "schedule": "up"})
+
+
+def test_the_information_state_tensor_carries_the_whole_game() -> None:
+    """As the module docstring says: 645 + 19 × 2 344 values for classic with 4 players."""
+    game = pyspiel.load_game("python_ohhell(preset=classic,players=4)")
+    assert game.observation_tensor_shape() == [645]
+    assert game.information_state_tensor_shape() == [645 + 19 * 2344]
+    assert "645 + 19 × 2 344 = 45 181" in " ".join((ohhell_spiel.__doc__ or "").split())
