@@ -21,7 +21,7 @@ if not all(importlib.util.find_spec(name) for name in ("numpy", "pettingzoo", "g
 if not all(importlib.util.find_spec(name) for name in ("torch", "sb3_contrib")) and os.environ.get("CI") != "true":
     collect_ignore.append("ohhell/integrations/sb3.py")  # the SB3 adapter's doctest trains: the examples extra
 if not importlib.util.find_spec("numpy"):
-    collect_ignore.append("ohhell/bots/learned.py")  # the learned bot's forward pass is NumPy (the rl extra)
+    collect_ignore.append("ohhell/integrations/learned.py")  # the learned bot's forward pass is NumPy (the rl extra)
 
 
 import pytest  # noqa: E402

@@ -26,7 +26,7 @@ Fields (``--field``, repeatable; default ``ismcts``):
 
 * ``one-card`` — good bidders (issue 29): one-card hands of 3 to 7 players (``--players``) under
   every scoring of ``--scoring``, the hook on, a card turned for trump; the other seats are by
-  turns the one-card equilibrium bidder (:class:`ohhell.bots.equilibrium.EquilibriumBot`: every
+  turns the one-card equilibrium bidder (:class:`ohhell.bots.equilibrium_bot.EquilibriumBot`: every
   place's best response to the earlier places' rules) and the strong bot (three of each at seven).
   The tested seat holds the strong bot, then the equilibrium bidder — the best response to a
   field that bids the equilibrium, and nearly so to this one, whose strong seats read bids the
@@ -235,7 +235,7 @@ def one_card_opponent(offset: int) -> str:
 def play_one_card_deal(task: tuple[int, int, str, argparse.Namespace]) -> dict[str, Any]:
     """One one-card deal, played twice: the tested strong bot in the tested seat, then the
     equilibrium bidder (the best response to a field that bids the equilibrium)."""
-    from ohhell.bots.equilibrium import EquilibriumBot
+    from ohhell.bots.equilibrium_bot import EquilibriumBot
 
     deal, players, scoring, args = task
     rules = one_card_rules(players, scoring)

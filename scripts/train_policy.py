@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the ``learned`` bot (``ohhell/bots/learned.py``): 4-player classic, hands of 1 to 10 cards.
+"""Train the ``learned`` bot (``ohhell/integrations/learned.py``): 4-player classic, hands of 1 to 10 cards.
 
 A policy distilled from a teacher bot's decisions, then trained further on its own games
 (DAgger: the student plays, the teacher labels the positions the student reaches), all on the
@@ -22,7 +22,7 @@ the script is resumable (run the same command again):
    (:func:`ohhell.arena.paired_differences`). ``--measure ROUND`` measures one round's weights
    alone and adds the point to the curve.
 5. ``policy-ROUND.npz`` — the weights for ``LearnedBot`` (float16); ``--install`` copies the best
-   round's (by the arena, else by the held-out agreement) to ``ohhell/bots/learned_policy.npz``.
+   round's (by the arena, else by the held-out agreement) to ``ohhell/integrations/learned_policy.npz``.
 
     nice -n 10 python scripts/train_policy.py --out runs/learned --minutes 120 --jobs 2 --install
     python scripts/train_policy.py --out runs/learned --measure 4 --eval-deals 40 --jobs 2
@@ -53,12 +53,12 @@ from ohhell.actions import Action  # noqa: E402
 from ohhell.bots import Bot, make_bot  # noqa: E402
 from ohhell.bots.base import forward_actions  # noqa: E402
 from ohhell.bots.driver import play_game  # noqa: E402
-from ohhell.bots.learned import LearnedBot, Policy, trained_rules  # noqa: E402
 from ohhell.integrations.core import Setup  # noqa: E402
 from ohhell.integrations.encoding import ObservationEncoder  # noqa: E402
+from ohhell.integrations.learned import LearnedBot, Policy, trained_rules  # noqa: E402
 from ohhell.views import SeatView  # noqa: E402
 
-SHIPPED = ROOT / "ohhell" / "bots" / "learned_policy.npz"
+SHIPPED = ROOT / "ohhell" / "integrations" / "learned_policy.npz"
 
 
 class Recorder(Bot):

@@ -1,4 +1,4 @@
-"""The learned level (``ohhell/bots/learned.py``): a shipped network, NumPy inference, any table."""
+"""The learned level (``ohhell/integrations/learned.py``): a shipped network, NumPy inference, any table."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ np = pytest.importorskip("numpy", reason="the learned bot's forward pass is NumP
 from ohhell.bots import BOT_LEVELS, bot_names, make_bot  # noqa: E402
 from ohhell.bots.basic import BasicBot  # noqa: E402
 from ohhell.bots.driver import play_game  # noqa: E402
-from ohhell.bots.learned import WEIGHTS_FILE, LearnedBot, Policy, covers, shipped  # noqa: E402
+from ohhell.integrations.learned import WEIGHTS_FILE, LearnedBot, Policy, covers, shipped  # noqa: E402
 from ohhell.rules import preset  # noqa: E402
 from ohhell.views import seat_view  # noqa: E402
 
-SHIPPED = Path(__file__).resolve().parents[1] / "ohhell" / "bots" / WEIGHTS_FILE
+SHIPPED = Path(__file__).resolve().parents[1] / "ohhell" / "integrations" / WEIGHTS_FILE
 
 
 def test_learned_is_a_level_that_can_be_named() -> None:

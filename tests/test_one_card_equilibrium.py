@@ -12,9 +12,10 @@ from click.testing import CliRunner
 from helpers import bid_all, dealt, one_hand_rules
 
 from ohhell.actions import Bid
-from ohhell.analysis.one_card import Equilibrium, _Solver, equilibrium, iterate_best_responses, setups
 from ohhell.bots.basic import BasicBot
-from ohhell.bots.equilibrium import EquilibriumBot, place_and_history
+from ohhell.bots.equilibrium import place_and_history
+from ohhell.bots.equilibrium_bot import EquilibriumBot
+from ohhell.bots.exact_one_card import Equilibrium, _Solver, equilibrium, iterate_best_responses, setups
 from ohhell.bots.heuristics import power
 from ohhell.bots.strong import StrongBot
 from ohhell.cards import SUIT_MASKS, parse_card

@@ -139,8 +139,8 @@ def game(record: str, as_json: bool, budget: int, seed: int, jobs: int, brief: b
 def one_card(players: int | None, preset_name: str, settings: tuple[str, ...], turned: str | None, as_json: bool,
              csv_path: Path | None, plot_stem: Path | None, progress: bool | None) -> None:
     """The exact one-card tables."""
-    from ohhell.analysis.one_card import equilibrium, one_card_plan, solve_one_card
     from ohhell.analysis.one_card_output import equilibrium_json, format_equilibrium, format_table, plot, write_csv
+    from ohhell.bots.exact_one_card import equilibrium, one_card_plan, solve_one_card
     from ohhell.cards import parse_card
     from ohhell.cli import build_rules
     from ohhell.errors import InvalidCardError

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ohhell.analysis.one_card import Equilibrium, OneCardTable, Role, Row, best_bid_text
+from ohhell.bots.exact_one_card import Equilibrium, OneCardTable, Role, Row, best_bid_text
 from ohhell.cards import parse_card
 from ohhell.i18n import N_, _, display_card, ngettext, rank_letters
 from ohhell.spreadsheet import csv_text

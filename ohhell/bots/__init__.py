@@ -26,7 +26,7 @@ BOT_LEVELS: Final[dict[str, str]] = {
     "random": "ohhell.bots.random_bot:RandomBot",
     "beginner": "ohhell.bots.people:BeginnerBot",
     "casual": "ohhell.bots.people:CasualBot",
-    "learned": "ohhell.bots.learned:LearnedBot",
+    "learned": "ohhell.integrations.learned:LearnedBot",
     "basic": "ohhell.bots.basic:BasicBot",
     "strong": "ohhell.bots.strong:StrongBot",
     "club": "ohhell.bots.basic:BasicBot",

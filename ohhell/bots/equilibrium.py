@@ -2,7 +2,7 @@
 
 In a hand of one card the bid is the only decision, and a seat's score depends on its own bid
 and on whether its card takes the trick, which the deal alone decides. The equilibrium
-(:class:`ohhell.analysis.one_card.Equilibrium`) gives every place, after every sequence of
+(:class:`ohhell.bots.exact_one_card.Equilibrium`) gives every place, after every sequence of
 earlier bids, the best bid of each card against the earlier places bidding by their own
 equilibrium rules. This bot bids it; it is the field of good bidders in which
 ``benchmarks/strength.py --field one-card`` measures the strong bot, not a level people meet.
@@ -22,16 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ohhell.actions import Action, Bid
-from ohhell.bots.base import Bot, Budget, forward_actions
 from ohhell.bots.heuristics import trump_mask_of
 from ohhell.bots.knowledge import mixed_likelihoods
-from ohhell.game import Phase
 from ohhell.rules import Rules
 from ohhell.views import SeatView
 
 if TYPE_CHECKING:
-    from ohhell.analysis.one_card import Equilibrium
+    from ohhell.bots.exact_one_card import Equilibrium
 
 
 RANDOM_PRIOR: Final = 0.02
@@ -63,7 +60,7 @@ def place_and_history(view: SeatView) -> tuple[int, tuple[int, ...]]:
 
 def equilibrium_of(view: SeatView) -> Equilibrium:
     """The equilibrium of the view's one-card hand (its turned card and trump)."""
-    from ohhell.analysis.one_card import Equilibrium
+    from ohhell.bots.exact_one_card import Equilibrium
 
     return Equilibrium(view.rules, view.turn_up, trump_mask_of(view.trump, view.turn_up))
 
@@ -100,31 +97,8 @@ def reads_bids(view: SeatView) -> bool:
             and all(b in (0, 1) for b in view.bids if b is not None))
 
 
-class EquilibriumBot(Bot):
-    """Bids the one-card equilibrium; everything else as :class:`~ohhell.bots.basic.BasicBot`."""
-
-    name = "equilibrium"
-
-    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
-        from ohhell.bots.basic import BasicBot  # basic reads one-card bids by this module
-
-        super().__init__(seed=seed, budget=budget)
-        self._basic = BasicBot(seed=seed)
-
-    def choose(self, view: SeatView) -> Action:
-        actions = forward_actions(view)
-        if view.phase == Phase.BIDDING and covers(view.rules, view) and len(actions) > 1:
-            place, history = place_and_history(view)
-            bid = equilibrium_of(view).bid(place, history, view.hand[0])
-            chosen = next((a for a in actions if isinstance(a, Bid) and a.bid == bid), None)
-            if chosen is not None:
-                return chosen
-        return self._basic.choose(view)
-
-
 __all__ = [
     "RANDOM_PRIOR",
-    "EquilibriumBot",
     "covers",
     "earlier_bid_weights",
     "equilibrium_of",

@@ -71,7 +71,7 @@ from ohhell.scoring import add_to_total, hand_score
 from ohhell.views import SeatView, seat_view
 
 if TYPE_CHECKING:
-    from ohhell.analysis.one_card import Equilibrium
+    from ohhell.bots.exact_one_card import Equilibrium
 
 DEFAULT_WORLDS: Final = 400
 """Worlds searched per decision by default."""

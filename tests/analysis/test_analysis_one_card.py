@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from ohhell import preset
-from ohhell.analysis.one_card import count_distinct, setups, solve_one_card
 from ohhell.analysis.one_card_output import CSV_COLUMNS, format_table, plot, write_csv
+from ohhell.bots.exact_one_card import count_distinct, setups, solve_one_card
 from ohhell.bots.one_card import trick_winner, win_chance
 from ohhell.cards import SUIT_MASKS, parse_card
 from ohhell.cli import main

@@ -93,7 +93,7 @@ class Policy:
         """The weights at ``path`` (default: the ones shipped in the package)."""
         import json
 
-        source = path if path is not None else resources.files("ohhell.bots").joinpath(WEIGHTS_FILE)
+        source = path if path is not None else resources.files("ohhell.integrations").joinpath(WEIGHTS_FILE)
         with source.open("rb") if not isinstance(source, (str, Path)) else open(source, "rb") as handle:
             data = np.load(handle)
             count = sum(1 for name in data.files if name.startswith("w"))
