@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ohhell import i18n
+from ohhell import cards, i18n
 from ohhell.cards import parse_card
 from ohhell.i18n import (
     LANGUAGES,
@@ -489,7 +489,7 @@ def test_set_language_is_the_default_of_every_context_without_a_scope_of_its_own
             assert i18n.current_language() == "bg"
         assert i18n.current_language() == "bg"
         with i18n.speaking("ky", cards_as_seen=True):
-            assert i18n.message_card(parse_card("TH")) == "10♥"
-        assert i18n.message_card(parse_card("TH")) == "TH"
+            assert cards.message_card(parse_card("TH")) == "10♥"
+        assert cards.message_card(parse_card("TH")) == "TH"
     finally:
         set_language("en")

@@ -11,6 +11,7 @@ Every other decision (hands of more cards, the only card it holds) is the club p
 before theirs by the same rules (:func:`earlier_bid_weights`).
 
 >>> from ohhell.bots.driver import play_game
+>>> from ohhell.bots.equilibrium_bot import EquilibriumBot
 >>> from ohhell.rules import HandPlan, preset
 >>> rules = preset("classic", players=3, schedule="explicit", hands=[HandPlan(1, "turn-up")])
 >>> play_game(rules, [EquilibriumBot(seed=s) for s in range(3)], seed=4).is_terminal()

@@ -95,11 +95,11 @@ RULES: list[tuple[str, Rules, int, bool]] = [
     ("32 cards", one_hand(4, 4, deck="32"), 3, False),
     ("own-suit jokers", one_hand(4, 5, deck="54"), 3, False),
     ("a turned joker", one_hand(4, 5, deck="54"), 3, True),
-    ("high-low jokers", one_hand(4, 4, "H", trump="fixed", fixed_trump="H", deck="54", jokers="high-low"), 3,
+    ("high-low jokers", one_hand(4, 4, "H", deck="54", jokers="high-low"), 3,
      False),
-    ("high-low jokers, first trick", one_hand(3, 3, "S", trump="fixed", fixed_trump="S", deck="54",
+    ("high-low jokers, first trick", one_hand(3, 3, "S", deck="54",
                                               jokers="high-low"), 3, False),
-    ("high-low jokers, no trump", one_hand(5, 3, "none", trump="fixed", fixed_trump="H", deck="54",
+    ("high-low jokers, no trump", one_hand(5, 3, "none", deck="54",
                                            jokers="high-low"), 2, False),
 ]
 

@@ -59,8 +59,9 @@ COMBINATIONS: list[dict[str, Any]] = [
 
 
 def playable(name: str, knobs: dict[str, Any]) -> int | None:
-    """A player count that ``name`` with ``knobs`` is played with, or None."""
-    for players in PRESETS[name].players:
+    """A player count that ``name`` with ``knobs`` is played with, or None (OpenSpiel's game is
+    for 3 to 7: the two-player bowers game is not offered there)."""
+    for players in [count for count in PRESETS[name].players if count >= 3]:
         try:
             preset(name, players=players, **knobs)
         except RulesError:

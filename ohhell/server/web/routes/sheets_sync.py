@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -49,6 +50,7 @@ def _sheets(request: Request) -> SheetService:
     return sheets
 
 
+@lru_cache(maxsize=1)
 def static_files() -> tuple[tuple[str, ...], str]:
     """Every static file's URL, and the version of the whole set: the hash of their contents
     (computed once per process; a new release is a new process)."""
@@ -92,9 +94,9 @@ async def sync_sheet(request: Request) -> Response:
     language = request_language(request)
     sheet_id = str(request.path_params["sheet"])
     data = await json_body(request, MAX_SYNC_BODY)
-    if isinstance(data, JSONResponse):
-        return data
     try:
+        if isinstance(data, JSONResponse):
+            raise ValueError("not an object")
         changes = data.get("changes")
         base = data.get("base", {})
         if not isinstance(changes, list) or not all(isinstance(change, dict) for change in changes) \
