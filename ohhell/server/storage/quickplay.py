@@ -103,10 +103,13 @@ def seat(conn: Connection, ticket_id: str, table_id: str, seat_index: int, token
 
 
 def deliver(conn: Connection, ticket_id: str) -> Ticket | None:
-    """A seated ticket, read once: the row (and the token in it) is gone after."""
+    """A seated ticket, read once: the row (and the token in it) is gone after, and a second
+    reader at the same moment (another process) gets ``None``, as for a ticket that is gone."""
     found = find(conn, ticket_id)
     if found is not None and found.status == SEATED:
-        conn.execute(delete(quickplay).where(quickplay.c.id == ticket_id))
+        taken = conn.execute(delete(quickplay).where(and_(quickplay.c.id == ticket_id, quickplay.c.status == SEATED)))
+        if taken.rowcount != 1:
+            return None
     return found
 
 
