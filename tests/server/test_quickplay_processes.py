@@ -58,7 +58,7 @@ async def press_and_wait(urls: list[str]) -> list[dict[str, object]]:
                           if answer.status_code == 200 and answer.json()["status"] == "seated"]
                 if seated:
                     assert len(seated) == 1, "a seat is told once"
-                    return seated[0]
+                    return dict(seated[0])
                 seen.append([answer.status_code for answer in answers])
                 assert all(answer.status_code in (200, 404) for answer in answers), [a.text for a in answers]
                 await asyncio.sleep(0.3)
@@ -74,7 +74,7 @@ def test_people_pressing_at_once_in_two_processes_are_each_seated_once(two_proce
     for seat in seats:
         tables.setdefault(seat["code"], []).append(seat["seat"])
     assert len(tables) == PEOPLE // PLAYERS  # whole tables of people: none split, no bots needed
-    assert all(sorted(found) == list(range(PLAYERS)) for found in tables.values()), tables
+    assert all(sorted(int(str(index)) for index in found) == list(range(PLAYERS)) for found in tables.values()), tables
     assert len({seat["token"] for seat in seats}) == PEOPLE
     engine = create_engine(database_url(database))
     try:

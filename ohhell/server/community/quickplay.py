@@ -32,7 +32,7 @@ from typing import Any, Final
 from ohhell.errors import OhHellError
 from ohhell.i18n import _
 from ohhell.rules import PRESETS, Rules, preset
-from ohhell.server.community.ratings import FAMILIES, MU, rating_family
+from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES, MU, rating_family
 from ohhell.server.live.manager import OPEN, TableManager
 from ohhell.server.live.seats import TIMER_MODES
 from ohhell.server.storage import quickplay as pool
@@ -88,7 +88,7 @@ def family_rules(family: str, players: int) -> Rules:
 
 def families() -> list[dict[str, Any]]:
     """The families quick play offers, each with the numbers of players it is played by."""
-    return [{"family": family, "preset": name, "players": list(PRESETS[name].players)}
+    return [{"family": family, "name": _(FAMILY_NAMES[family]), "preset": name, "players": list(PRESETS[name].players)}
             for family, name in FAMILY_PRESETS.items() if family in FAMILIES]
 
 
