@@ -127,7 +127,7 @@ def test_one_match_per_person(tmp_path: Path) -> None:
         bob, _b = await quick.join("Bob", "classic", 3, "basic")
         ids = [t.id for t in await asyncio.to_thread(read_waiting, store)]
         def claim(ticket_ids: list[str]) -> Callable[[Any], None]:
-            return lambda conn: pool.claim(conn, ticket_ids)
+            return lambda conn: pool.claim(conn, ticket_ids, clock[0])
 
         await store.write(claim(ids[:1]))
         with pytest.raises(Conflict):
@@ -146,6 +146,19 @@ def test_one_match_per_person(tmp_path: Path) -> None:
         assert sorted(result is None for result in results) == [False, True]
         codes = {(await quick.poll(t)).code for t in (second, bob)}
         assert len(codes) == 1 and None not in codes
+    run(tmp_path, scenario)
+
+
+def test_people_claimed_by_a_process_that_stopped_go_back_to_the_pool(tmp_path: Path) -> None:
+    async def scenario(quick: QuickPlay, clock: list[float], store: Store) -> None:
+        ann, _a = await quick.join("Ann", "classic", 3, "basic")
+        ids = [t.id for t in await asyncio.to_thread(read_waiting, store)]
+        await store.write(lambda conn: pool.claim(conn, ids, clock[0]))  # ... and that process died
+        clock[0] += 5.0
+        assert (await quick.poll(ann)).status == pool.MATCHED
+        clock[0] += 26.0  # 31 s after the claim (Ann's page kept asking meanwhile: touch it)
+        await store.write(lambda conn: pool.touch(conn, ids[0], clock[0]))
+        assert (await quick.poll(ann)).status == pool.SEATED  # back in the pool, past her countdown: bots
     run(tmp_path, scenario)
 
 

@@ -44,6 +44,9 @@ WAIT: Final = 10.0
 """Seconds a person waits for others before bots fill the empty seats."""
 STALE: Final = 6.0
 """A ticket whose page has not asked for this long leaves the pool (the page asks every second)."""
+ABANDONED: Final = 30.0
+"""A ticket claimed this many seconds ago and still not seated goes back to the pool (the process
+that claimed it stopped before it made the table; making one takes well under a second)."""
 PLAYING_WINDOW: Final = 3 * 3600.0
 """The lobby's "playing" counts people at tables whose game started within this many seconds."""
 
@@ -178,7 +181,7 @@ class QuickPlay:
         found: Ticket | None = await self._read(pool.find, key)
         if found is None:
             raise QuickPlayError(_("This place in the queue is gone; press Play now again."), 404)
-        if found.status == pool.WAITING:
+        if found.status != pool.SEATED:
             await self.match(found.family, found.players)
         delivered: Ticket | None = await self.store.write(lambda conn: pool.deliver(conn, key))
         if delivered is None:
@@ -195,12 +198,13 @@ class QuickPlay:
 
         def take(conn: Any) -> list[Ticket] | None:
             pool.drop_stale(conn, now - STALE)
+            pool.release_abandoned(conn, now - ABANDONED)
             group = choose_group(pool.waiting(conn, family, players, now - STALE), players, now)
             if group is None:
                 return None
             try:
                 with conn.begin_nested():  # a claim that fails takes nobody, and the rest commits
-                    pool.claim(conn, [ticket.id for ticket in group])
+                    pool.claim(conn, [ticket.id for ticket in group], now)
             except Conflict:
                 return None  # another process took someone of this group first: it seats them
             return group

@@ -81,11 +81,12 @@ def waiting(conn: Connection, family: str, players: int, seen_since: float) -> l
     return [_ticket(row) for row in conn.execute(query)]
 
 
-def claim(conn: Connection, ticket_ids: Sequence[str]) -> None:
+def claim(conn: Connection, ticket_ids: Sequence[str], now: float) -> None:
     """Take these waiting tickets into one game, all or none (:class:`Conflict` if any of them
     is no longer waiting: another process took it first)."""
     result = conn.execute(update(quickplay).where(and_(quickplay.c.id.in_(list(ticket_ids)),
-                                                       quickplay.c.status == WAITING)).values(status=MATCHED))
+                                                       quickplay.c.status == WAITING)).values(status=MATCHED,
+                                                                                               matched=now))
     if result.rowcount != len(ticket_ids):
         raise Conflict("someone in this group was matched by another process first")
 
@@ -93,7 +94,16 @@ def claim(conn: Connection, ticket_ids: Sequence[str]) -> None:
 def release(conn: Connection, ticket_ids: Sequence[str]) -> None:
     """Put claimed tickets back in the pool (their table could not be made)."""
     conn.execute(update(quickplay).where(and_(quickplay.c.id.in_(list(ticket_ids)),
-                                              quickplay.c.status == MATCHED)).values(status=WAITING))
+                                              quickplay.c.status == MATCHED)).values(status=WAITING, matched=None))
+
+
+def release_abandoned(conn: Connection, matched_before: float) -> int:
+    """Put back in the pool the tickets claimed before ``matched_before`` and never seated: the
+    process that claimed them stopped before it made their table; how many."""
+    result = conn.execute(update(quickplay).where(and_(quickplay.c.status == MATCHED,
+                                                       quickplay.c.matched < matched_before))
+                          .values(status=WAITING, matched=None))
+    return int(result.rowcount or 0)
 
 
 def seat(conn: Connection, ticket_id: str, table_id: str, seat_index: int, token: str) -> None:

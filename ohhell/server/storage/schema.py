@@ -130,6 +130,7 @@ quickplay = Table(
     Column("account", String(40), nullable=True),
     Column("rating", Float, nullable=True),
     Column("status", String(16), nullable=False),
+    Column("matched", Float, nullable=True),
     Column("table_id", String(16), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("token", String(64), nullable=True),
@@ -137,8 +138,9 @@ quickplay = Table(
 """The quick-play pool (``community/quickplay.py``): one row per person waiting to be seated
 (``status`` ``waiting``), being seated (``matched``: a process has taken them into a game) or
 seated (``seated``: ``table_id``, ``seat`` and the seat's ``token``, kept only until the
-person's page has read it). ``id`` is the SHA-256 of the ticket the person holds; ``seen``
-when their page last asked (a page that stops asking leaves the pool). A table of its own,
+person's page has read it); ``matched``: when a process claimed it. ``id`` is the SHA-256 of
+the ticket the person holds; ``seen`` when their page last asked (a page that stops asking
+leaves the pool). A table of its own,
 which ``create_all`` makes in a database of any version: no migration."""
 
 schema_info = Table(
