@@ -212,3 +212,33 @@ def test_the_http_api(live_server: LiveServer) -> None:
         assert gone.status_code == 404 and "Play now" in gone.json()["error"]
         assert client.post("/api/quickplay/poll", json={}).status_code == 400
         assert client.post("/api/quickplay/poll", content=b"[").status_code == 400
+
+
+def test_a_signed_in_player_waits_under_their_account_with_their_rating(sqlite_url: str) -> None:
+    from accounts_helpers import Browser, app_client
+    from sqlalchemy import create_engine, select
+
+    from ohhell.server.community.accounts import accounts
+    from ohhell.server.community.ratings import ratings
+    from ohhell.server.storage.schema import quickplay
+
+    with app_client(sqlite_url) as site:
+        ann = Browser(site)
+        ann.signup("Ann")
+        engine = create_engine(sqlite_url)
+        with engine.begin() as conn:
+            account = conn.execute(select(accounts.c.id).where(accounts.c.name == "Ann")).scalar_one()
+            conn.execute(ratings.insert().values(account_id=account, family="bid-squared", mu=1800.0, sigma=120.0,
+                                                 games=9, updated=0.0))
+        joined = ann.post("/api/quickplay", {"name": "Somebody else", "family": "bid-squared", "players": 3})
+        assert joined.status_code == 200, joined.text
+        guest = Browser(site).post("/api/quickplay", {"name": "Gus", "players": 3})
+        assert guest.status_code == 200, guest.text
+        again = ann.post("/api/quickplay", {"family": "bid-squared", "players": 3})  # one place per account
+        assert again.status_code == 200, again.text
+        with engine.connect() as conn:
+            rows = conn.execute(select(quickplay.c.name, quickplay.c.family, quickplay.c.rating, quickplay.c.account)
+                                .order_by(quickplay.c.created)).all()
+        engine.dispose()
+        assert [(row.name, row.family, row.rating, row.account is not None) for row in rows] == [
+            ("Gus", "classic", None, False), ("Ann", "bid-squared", 1800.0, True)]
