@@ -406,6 +406,17 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "suit_D": N_("diamonds"),
     "suit_C": N_("clubs"),
     "suit_X": N_("the other joker"),
+    # -- quick play (the lobby's "Play now")
+    "qp_title": N_("Play now"),
+    "qp_intro": N_("Play with whoever is online: you are seated with the people waiting for the same game, "
+                   "and if nobody comes within %(seconds)d seconds, bots take the empty seats."),
+    "qp_family": N_("Rules"),
+    "qp_bots": N_("Bots for the empty seats"),
+    "qp_play": N_("Play now"),
+    "qp_looking": N_("Looking for players…"),
+    "qp_countdown": N_("Bots take the empty seats in %(seconds)d\u00a0s"),  # no break before the unit
+    "qp_starting": N_("Starting the game…"),
+    "qp_cancel": N_("Cancel"),
 }
 """The client's texts by key (the keys are the client's; the values are English source texts)."""
 
@@ -500,8 +511,14 @@ CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "blunders_n": ngettext("%(count)d blunder", "%(count)d blunders"),
     "fair_own_count": ngettext("This browser's randomness is in %(count)d deal of this game.",
                                "This browser's randomness is in %(count)d deals of this game."),
+<<<<<<< HEAD
     "sk_waiting": ngettext("%(count)d change is kept on this phone: it is sent when the network is back.",
                            "%(count)d changes are kept on this phone: they are sent when the network is back."),
+=======
+    "qp_playing_n": ngettext("%(count)d person playing", "%(count)d people playing"),
+    "qp_waiting_n": ngettext("%(count)d waiting to play", "%(count)d waiting to play"),
+    "qp_here_n": ngettext("%(count)d of %(players)d players here", "%(count)d of %(players)d players here"),
+>>>>>>> quickplay
 }
 """The client's plural texts by key: (singular, plural) in English."""
 

@@ -117,6 +117,32 @@ analyses = Table(
 )
 """The post-game analysis of finished games (``ohhell.analysis``), JSON, computed once."""
 
+quickplay = Table(
+    "ohhell_quickplay", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("deadline", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("family", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("level", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("account", String(40), nullable=True),
+    Column("rating", Float, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("matched", Float, nullable=True),
+    Column("table_id", String(16), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("token", String(64), nullable=True),
+)
+"""The quick-play pool (``community/quickplay.py``): one row per person waiting to be seated
+(``status`` ``waiting``), being seated (``matched``: a process has taken them into a game) or
+seated (``seated``: ``table_id``, ``seat`` and the seat's ``token``, kept only until the
+person's page has read it); ``matched``: when a process claimed it. ``id`` is the SHA-256 of
+the ticket the person holds; ``seen`` when their page last asked (a page that stops asking
+leaves the pool). A table of its own,
+which ``create_all`` makes in a database of any version: no migration."""
+
 schema_info = Table(
     "ohhell_schema", metadata,
     Column("version", Integer, primary_key=True),

@@ -5,6 +5,7 @@ import { t, levelName, choiceLabel } from "../i18n.js";
 import { api } from "../net/api.js";
 import { capi, me } from "../community/api.js";
 import { seatsStored, sheetsStored, storeSeat, savedName, saveName } from "../storage.js";
+import { QuickPlay } from "./quickplay.js";
 
 /** Timer options: the mode and the seconds a server without modes understands. */
 export const TIMER_MODES = [
@@ -185,6 +186,7 @@ export function Lobby({ config, go }) {
   const sheets = Object.entries(sheetsStored()).sort((a, b) => b[1].at - a[1].at).slice(0, 5);
   const link = (path) => (e) => { e.preventDefault(); go(path); };
   return html`<h1 class="tagline">${t("tagline")}</h1>
+    <${QuickPlay} config=${config} go=${go} />
     <div class="lobby">
       <${CreateForm} config=${config} go=${go} />
       <div class="side">

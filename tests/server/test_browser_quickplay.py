@@ -1,0 +1,115 @@
+"""Quick play in a real headless Chromium: two browsers that know nothing of each other press
+"Play now" for a game of three, see the countdown, and land at the same table, where a bot takes
+the third seat once the countdown is over; they play it. Screenshots of the lobby's "Play now"
+and of the countdown (desktop and phone, English and Russian) are kept in docs/screenshots with
+``OHHELL_SCREENSHOTS=1``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT, ServerProcess, record_page_errors, spawn_server, stop_process
+from ohhell.server.cluster.local import free_port
+
+SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
+    Path(tempfile.mkdtemp(prefix="ohhell-shots-"))
+PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("browser-quickplay")
+    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
+    yield process
+    stop_process(process)
+
+
+@pytest.fixture
+def errors() -> Iterator[list[str]]:
+    found: list[str] = []
+    yield found
+    assert found == [], found
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=False)
+
+
+def press_play_now(page: Any, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#play-now")
+    page.locator("#qp-family option").nth(1).wait_for(state="attached")
+    page.fill("#qp-name", name)
+    page.select_option("#qp-players", "3")
+    page.click("#play-now")
+
+
+def test_two_strangers_press_play_now_and_land_at_the_same_table(server: ServerProcess, browser: Any,
+                                                                 errors: list[str]) -> None:
+    first_context, second_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
+    first, second = first_context.new_page(), second_context.new_page()
+    for page in (first, second):
+        record_page_errors(page, errors)
+    press_play_now(first, server.url, "Ann")
+    first.wait_for_selector("#qp-countdown")
+    assert "1 of 3 players here" in first.inner_text("#qp-here")
+    assert "Bots take the empty seats in" in first.inner_text("#qp-countdown")
+    press_play_now(second, server.url, "Bob")
+    first.locator("#qp-here", has_text="2 of 3").wait_for(timeout=5_000)
+    # Nobody else comes: a bot takes the third seat when Ann's countdown is over, and the game starts.
+    for page in (first, second):
+        page.wait_for_url("**/t/*", timeout=20_000)
+    assert first.url.rsplit("/", 1)[1] == second.url.rsplit("/", 1)[1]
+    for page in (first, second):
+        page.wait_for_selector("#hand .card", timeout=30_000)
+    felt = first.inner_text(".felt")
+    assert "Bob" in felt and "Ann" in second.inner_text(".felt")
+    summary = first.evaluate("async (code) => (await fetch('/api/tables/' + code)).json()", first.url.rsplit("/", 1)[1])
+    assert [seat["kind"] for seat in summary["seats"]] == ["human", "human", "bot"], summary
+    first_context.close()
+    second_context.close()
+
+
+def test_cancel_leaves_the_pool(server: ServerProcess, browser: Any, errors: list[str]) -> None:
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    record_page_errors(page, errors)
+    press_play_now(page, server.url, "Cid")
+    page.wait_for_selector("#qp-cancel")
+    page.click("#qp-cancel")
+    page.wait_for_selector("#play-now")
+    counts = page.evaluate("async () => (await fetch('/api/quickplay')).json()")
+    assert counts["waiting"] == 0
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_screenshots_of_play_now_and_its_countdown(server: ServerProcess, browser: Any, errors: list[str],
+                                                   language: str, screen: str) -> None:
+    context = browser.new_context(**(DESKTOP if screen == "desktop" else PHONE), locale=language)
+    page = context.new_page()
+    record_page_errors(page, errors)
+    page.add_init_script(f"localStorage.setItem('ohhell.lang', '{language}')")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-now")
+    page.locator("#qp-family option").nth(1).wait_for(state="attached")
+    assert page.inner_text("#play-now") == ("Play now" if language == "en" else "Играть сейчас")
+    page.fill("#qp-name", "Ann")
+    shot(page, f"quickplay-lobby-{screen}-{language}.png")
+    page.click("#play-now")
+    page.wait_for_selector("#qp-countdown")
+    page.wait_for_timeout(2_500)
+    shot(page, f"quickplay-countdown-{screen}-{language}.png")
+    page.click("#qp-cancel")
+    page.wait_for_selector("#play-now")
+    context.close()
