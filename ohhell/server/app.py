@@ -21,22 +21,14 @@ from starlette.types import ASGIApp
 
 from ohhell.server.config import ServerConfig
 from ohhell.server.web.http import EXCEPTION_HANDLERS, RequestLanguage
-<<<<<<< HEAD
-from ohhell.server.web.routes import accounts, events, ops, pages, sheets, sheets_sync, tables
-=======
-from ohhell.server.web.routes import accounts, events, ops, pages, quickplay, sheets, tables
->>>>>>> quickplay
+from ohhell.server.web.routes import accounts, events, ops, pages, quickplay, sheets, sheets_sync, tables
 from ohhell.server.web.security import SecurityHeadersMiddleware
 from ohhell.server.web.site import Site, install_community
 from ohhell.server.ws.endpoint import websocket_endpoint
 
 log = logging.getLogger("ohhell.server")
 
-<<<<<<< HEAD
-ROUTE_MODULES: Final = (pages, tables, sheets, sheets_sync, ops, accounts, events)
-=======
-ROUTE_MODULES: Final = (pages, tables, quickplay, sheets, ops, accounts, events)
->>>>>>> quickplay
+ROUTE_MODULES: Final = (pages, tables, quickplay, sheets, sheets_sync, ops, accounts, events)
 """Every module of HTTP routes; the app serves the ``ROUTES`` of each."""
 
 GC_THRESHOLDS: Final = (50_000, 2, 10)

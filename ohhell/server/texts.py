@@ -511,14 +511,11 @@ CLIENT_PLURALS: Final[dict[str, tuple[str, str]]] = {
     "blunders_n": ngettext("%(count)d blunder", "%(count)d blunders"),
     "fair_own_count": ngettext("This browser's randomness is in %(count)d deal of this game.",
                                "This browser's randomness is in %(count)d deals of this game."),
-<<<<<<< HEAD
     "sk_waiting": ngettext("%(count)d change is kept on this phone: it is sent when the network is back.",
                            "%(count)d changes are kept on this phone: they are sent when the network is back."),
-=======
     "qp_playing_n": ngettext("%(count)d person playing", "%(count)d people playing"),
     "qp_waiting_n": ngettext("%(count)d waiting to play", "%(count)d waiting to play"),
     "qp_here_n": ngettext("%(count)d of %(players)d players here", "%(count)d of %(players)d players here"),
->>>>>>> quickplay
 }
 """The client's plural texts by key: (singular, plural) in English."""
 
