@@ -31,6 +31,7 @@ from ohhell.server.storage.store import StoreError
 from ohhell.server.web.forms import BadTimer, rules_from_request, turn_timer
 from ohhell.server.web.http import (
     community,
+    creation_body,
     current_session,
     daily_service,
     event_service,
@@ -97,10 +98,7 @@ async def api_create_rated_table(request: Request) -> Response:
         return refused
     if session is None:
         return refuse(401, "sign-in", N_("Sign in to play rated games."))
-    limited = await may_create(request)
-    if limited is not None:
-        return limited
-    data = await json_body(request)
+    data = await creation_body(request)
     if isinstance(data, JSONResponse):
         return data
     try:
@@ -134,10 +132,7 @@ async def api_create_event(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    limited = await may_create(request)
-    if limited is not None:
-        return limited
-    data = await json_body(request)
+    data = await creation_body(request)
     if isinstance(data, JSONResponse):
         return data
     name = " ".join(text_field(data, "name").split())[:MAX_EVENT_NAME]
@@ -226,10 +221,7 @@ async def api_event_join(request: Request) -> Response:
     session, refused = await guard(request)
     if refused is not None:
         return refused
-    limited = await may_create(request)
-    if limited is not None:
-        return limited
-    data = await json_body(request)
+    data = await creation_body(request)
     if isinstance(data, JSONResponse):
         return data
     event = await event_service(request).load(str(request.path_params["event"]))
