@@ -10,6 +10,12 @@ and the CPU time the server and the clients spent per action.
 
     python benchmarks/server_load.py --tables 200 --seconds 30
     python benchmarks/server_load.py --tables 200 --database postgresql://user@127.0.0.1/db
+    python benchmarks/server_load.py --tables 200 --against 90d85bc --rounds 3   # side by side
+
+With ``--against REF`` the servers of this tree and of git ``REF`` (exported and built once under
+``~/.cache/ohhell/benchmarks``) run in turn, ``--rounds`` times each, the order swapped every
+round; the medians are printed side by side, with the processor time per action's ratio, and
+each server's resident memory per table (grown from its idle size, with every table playing).
 
 The clients share the machine with the server, so they are kept cheap: each connection is the
 ``websockets`` library's sans-I/O protocol (handshake, framing, masking, ping/pong, close) on a
@@ -280,6 +286,7 @@ async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int 
     cpu_client = cpu_seconds(None) - cpu_client
     cpu_server = (cpu_seconds(server_pid) - cpu_server) if server_pid else float("nan")
     load_after = os.getloadavg()
+    resident = rss_kib(server_pid)
     for table in tables:
         table.running = False
         for seat in table.seats:
@@ -300,7 +307,69 @@ async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int 
             "server_cpu_ms_per_action": round(cpu_server / actions * 1000, 3) if actions else None,
             "client_cpu_ms_per_action": round(cpu_client / actions * 1000, 3) if actions else None,
             "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
-            "setup_retries": len(RETRIES)}
+            "setup_retries": len(RETRIES), "rss_kib": resident}
+
+
+def rss_kib(pid: int | None) -> int:
+    """A process's resident memory (KiB), 0 when unknown."""
+    if not pid:
+        return 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def prepared_tree(ref: str) -> Path:
+    """A copy of this repository at git ``ref`` with its compiled parts built, made once and
+    kept under ``~/.cache/ohhell/benchmarks`` (building the engine takes about a minute)."""
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    tree = Path.home() / ".cache" / "ohhell" / "benchmarks" / sha
+    if (tree / ".built").exists():
+        return tree
+    tree.mkdir(parents=True, exist_ok=True)
+    print(f"preparing {ref} ({sha[:9]}) in {tree}: exporting and building its engine (about a minute)…",
+          file=sys.stderr, flush=True)
+    archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", sha], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(tree)], stdin=archive.stdout, check=True)
+    archive.wait()
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    (tree / ".built").touch()
+    return tree
+
+
+def serve_and_load(args: argparse.Namespace, tree: Path) -> dict[str, Any]:
+    """Start ``ohhell serve`` from ``tree`` on a fresh database, run the load, stop it."""
+    folder = tempfile.mkdtemp(prefix="ohhell-load-", dir=args.folder)
+    database = args.database or f"sqlite:///{folder}/load.db"
+    port = free_port()
+    environment = {**os.environ, "PYTHONPATH": str(tree)}
+    with open(os.path.join(folder, "server.log"), "wb") as log:
+        server = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port),
+                                   "--database", database, "--sqlite-sync", args.sqlite_sync, "--bot-delay", "0",
+                                   "--trick-pause", "0", "--hand-pause", "0", "--leave-grace", "600",
+                                   "--max-new-tables", str(args.tables * 5 + 10), "--log-level", "warning"],
+                                  stdout=log, stderr=subprocess.STDOUT, cwd=tree, env=environment)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit(f"the server from {tree} did not start (see {folder}/server.log)") from None
+                    time.sleep(0.1)
+            idle_kib = rss_kib(server.pid)
+            result = asyncio.run(run(args, f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", server.pid))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    result["rss_idle_mib"] = round(idle_kib / 1024, 1)
+    result["rss_per_table_kib"] = round((result.pop("rss_kib") - idle_kib) / args.tables, 1)
+    return result
 
 
 def main() -> None:
@@ -312,11 +381,17 @@ def main() -> None:
     parser.add_argument("--knobs", default="{}", help='rule knobs of the tables (JSON), e.g. longer games for long '
                         'runs: \'{"schedule": "explicit", "hands": [[13, "turn-up"], ...]}\'')
     parser.add_argument("--database", default=None, help="default: a SQLite file in a temporary folder")
+    parser.add_argument("--folder", default=None, help="where the SQLite files go (default: the system's temporary "
+                        "folder; /dev/shm measures processor time without the disk's waits)")
     parser.add_argument("--sqlite-sync", choices=["full", "normal"], default="full")
     parser.add_argument("--url", default=None, help="use a server already running there (started with a high "
                         "--max-new-tables and no bot delays) instead of starting one")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's process, to measure "
                         "its CPU time")
+    parser.add_argument("--against", default=None, metavar="REF",
+                        help="also run the server of git REF (e.g. a release), alternating with this one, and "
+                             "print both side by side and their ratio")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each server (alternating)")
     args = parser.parse_args()
     try:
         import uvloop
@@ -324,38 +399,45 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    folder = tempfile.mkdtemp(prefix="ohhell-load-")
-    database = args.database or f"sqlite:///{folder}/load.db"
-    port = free_port()
-    log = open(os.path.join(folder, "server.log"), "wb")  # noqa: SIM115 - closed below
     if args.url:
         base = args.url.rstrip("/")
         result = asyncio.run(run(args, base, base.replace("http", "ws", 1) + "/ws", args.server_pid))
+        result.pop("rss_kib")
         print(json.dumps(result))
         return
-    server = subprocess.Popen([sys.executable, "-m", "ohhell.cli", "serve", "--port", str(port), "--database", database,
-                               "--sqlite-sync", args.sqlite_sync, "--bot-delay", "0", "--trick-pause", "0",
-                               "--hand-pause", "0", "--leave-grace", "600",
-                               "--max-new-tables", str(args.tables * 5 + 10), "--log-level", "warning"],
-                              stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
-        result = asyncio.run(run(args, f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", server.pid))
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        log.close()
-    print(json.dumps(result))
-    print(f"{result['tables']} tables x 4 players: {result['actions_per_second']} actions/s, "
-          f"latency to every seat p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms")
+    if args.against is None:
+        result = serve_and_load(args, ROOT)
+        print(json.dumps(result))
+        print(f"{result['tables']} tables x 4 players: {result['actions_per_second']} actions/s, "
+              f"latency to every seat p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+              f"{result['server_cpu_ms_per_action']} ms of server CPU per action, "
+              f"{result['rss_per_table_kib']} KiB resident per table")
+        return
+    other = prepared_tree(args.against)
+    runs: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
+    for index in range(args.rounds):
+        # Alternate, and swap who goes first each round, so a machine that gets busier or
+        # quieter during the run weighs on both alike.
+        order = [("this", ROOT), ("other", other)] if index % 2 == 0 else [("other", other), ("this", ROOT)]
+        for name, tree in order:
+            result = serve_and_load(args, tree)
+            runs[name].append(result)
+            print(json.dumps({"round": index + 1, "server": "this" if name == "this" else args.against, **result}),
+                  flush=True)
+
+    def median(name: str, key: str) -> float:
+        return float(statistics.median(run[key] for run in runs[name]))
+
+    cpu, cpu_other = median("this", "server_cpu_ms_per_action"), median("other", "server_cpu_ms_per_action")
+    print(f"{args.tables} tables, median of {args.rounds} alternating runs each: "
+          f"this tree {cpu:.3f} ms CPU/action, p99 {median('this', 'p99_ms'):.1f} ms, "
+          f"{median('this', 'actions_per_second'):.0f} actions/s, {median('this', 'rss_per_table_kib'):.0f} KiB/table; "
+          f"{args.against} {cpu_other:.3f} ms CPU/action, p99 {median('other', 'p99_ms'):.1f} ms, "
+          f"{median('other', 'actions_per_second'):.0f} actions/s, "
+          f"{median('other', 'rss_per_table_kib'):.0f} KiB/table")
+    print(f"server_cpu_ms_per_action={cpu:.3f} against_cpu_ms_per_action={cpu_other:.3f} "
+          f"cpu_ratio={cpu / cpu_other:.2f} p99_ms={median('this', 'p99_ms'):.1f} "
+          f"against_p99_ms={median('other', 'p99_ms'):.1f} rss_per_table_kib={median('this', 'rss_per_table_kib'):.0f}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from ohhell.server.web.http import EXCEPTION_HANDLERS, RequestLanguage
 from ohhell.server.web.routes import accounts, events, ops, pages, quickplay, sheets, sheets_sync, tables
 from ohhell.server.web.security import SecurityHeadersMiddleware
 from ohhell.server.web.site import Site, install_community
-from ohhell.server.ws.endpoint import websocket_endpoint
+from ohhell.server.ws.endpoint import KeepServerSend, websocket_endpoint
 
 log = logging.getLogger("ohhell.server")
 
@@ -85,7 +85,9 @@ class _App(Starlette):
     ``Starlette(middleware=...)`` sits *inside* its ``ServerErrorMiddleware``, so the 500 answer
     to an unhandled exception would go out without them. Wrapping the whole stack gives every
     HTTP answer the headers, that one included. Inside them, every request is answered in its
-    own language (:class:`~ohhell.server.web.http.RequestLanguage`), its error pages too."""
+    own language (:class:`~ohhell.server.web.http.RequestLanguage`), its error pages too.
+    Outermost, each WebSocket keeps the server's own ``send`` for its messages
+    (:class:`~ohhell.server.ws.endpoint.KeepServerSend`)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeadersMiddleware(RequestLanguage(super().build_middleware_stack()))
+        return KeepServerSend(SecurityHeadersMiddleware(RequestLanguage(super().build_middleware_stack())))

@@ -133,3 +133,37 @@ def test_every_request_is_answered_in_its_own_language(tmp_path: Path) -> None:
 
     assert asyncio.run(main()) == [["Ann", "Бот 2 (случайный)", "Место 3"], ["Ann", "Бот 2 (випадковий)", "Місце 3"],
                                    ["Ann", "Bot 2 (random)", "Seat 3"]]
+
+
+def test_a_tables_later_steps_do_not_take_the_language_of_the_request_that_started_it(tmp_path: Path) -> None:
+    """A table started while answering a Russian request sets its timers there; the bots'
+    moves, deals and turn timers that follow run in no request's language (a timer or task
+    copies the context it was made in, so each is given a fresh one)."""
+    from ohhell.server.live import owner
+
+    config = ServerConfig.fast(database=f"sqlite:///{tmp_path / 'ohhell.db'}")
+    app = create_app(config)
+    seen: list[str] = []
+    original = owner.LiveTable._step
+
+    async def step(self: owner.LiveTable) -> None:
+        seen.append(current_language())
+        await original(self)
+
+    async def main() -> None:
+        async with app.router.lifespan_context(app):
+            tables = app.state.server.tables
+            with speaking("ru"):
+                # Unattended (as a duplicate event's table of bots): it plays with nobody watching.
+                table, _token = await tables.create(preset("classic", players=4), "Ann", ["random"] * 3, 0.0,
+                                                    extra={"unattended": True})
+                await table.start(None)
+            for _ in range(200):
+                if len(seen) >= 3:
+                    break
+                await asyncio.sleep(0.01)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(owner.LiveTable, "_step", step)
+        asyncio.run(main())
+    assert len(seen) >= 3 and set(seen) == {"en"}, seen

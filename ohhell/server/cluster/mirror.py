@@ -2,7 +2,7 @@
 connections.
 
 With several processes (``ohhell serve --broker``), a player may reach any of them. The process
-that owns a table (:class:`~ohhell.server.live.tables.LiveTable`) alone changes it; every other
+that owns a table (:class:`~ohhell.server.live.owner.LiveTable`) alone changes it; every other
 process with connections to it holds a :class:`TableMirror`: the committed game rebuilt from the
 database, then kept up to date by the owner's published changes — which the owner publishes
 only after the database has committed them, so a mirror, like the owner, never shows anything

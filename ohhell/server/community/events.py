@@ -43,7 +43,7 @@ from ohhell.server.community import fair_pool
 from ohhell.server.community.accounts import AccountError
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.matchpoints import matchpoints, percentage
-from ohhell.server.live.tables import token_hash
+from ohhell.server.live.seats import token_hash
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.schema import metadata
 from ohhell.server.storage.store import Store

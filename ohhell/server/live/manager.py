@@ -5,6 +5,7 @@ record carries, what happens when a game ends)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import functools
 import logging
@@ -156,7 +157,7 @@ class TableManager:
             try:
                 result = listener(table)
                 if asyncio.iscoroutine(result):
-                    task = asyncio.get_running_loop().create_task(result)
+                    task = asyncio.get_running_loop().create_task(result, context=contextvars.Context())
                     self._listening.add(task)
                     task.add_done_callback(self._listener_done)
             except Exception:
@@ -295,7 +296,7 @@ class TableManager:
                 log.info("table %s: nobody came back; unloaded (it stays stored)", table.code)
                 self.let_go(table)
 
-        asyncio.get_running_loop().call_later(self.config.unload_after, unload)
+        asyncio.get_running_loop().call_later(self.config.unload_after, unload, context=contextvars.Context())
 
     @staticmethod
     def _idle(table: LiveTable) -> bool:

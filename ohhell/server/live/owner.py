@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import functools
 import logging
@@ -257,7 +258,7 @@ class LiveTable(TableRoom):
 
     def _later(self, delay: float, callback: Callable[[], None]) -> None:
         loop = asyncio.get_running_loop()
-        loop.call_later(max(0.0, delay), lambda: None if self.closed else callback())
+        loop.call_later(max(0.0, delay), lambda: None if self.closed else callback(), context=contextvars.Context())
 
     # ------------------------------------------------------------------ people acting
 
@@ -277,14 +278,18 @@ class LiveTable(TableRoom):
                 raise ProtocolError("game-over", message_id=message.message_id)
             if message.version != self.version:
                 raise ProtocolError("stale", message_id=message.message_id)
-            with speaking(conn.language):
-                try:
-                    self._check([action])
-                except IllegalActionError as error:
-                    code = "out-of-turn" if error.rule == "not-your-turn" else "illegal"
-                    raise ProtocolError(code, str(error), message.message_id) from error
             try:
                 await self._commit([action])
+            except IllegalActionError:
+                # Checked again for the refusal's words, in the player's language: a refusal is
+                # rare, and the language scope costs a little on every accepted action.
+                with speaking(conn.language):
+                    try:
+                        self._check([action])
+                    except IllegalActionError as error:
+                        code = "out-of-turn" if error.rule == "not-your-turn" else "illegal"
+                        raise ProtocolError(code, str(error), message.message_id) from error
+                raise
             except StoreError as error:
                 self._fenced(error)
                 raise ProtocolError("storage", message_id=message.message_id) from error
@@ -518,13 +523,15 @@ class LiveTable(TableRoom):
         if self.chance_ready is not None:
             times.append(self.chance_ready)
         if times:
-            self._timer = loop.call_later(max(0.0, min(times) - now), self._wake)
+            # In a context of its own: a timer set while answering a request must not take that
+            # request's language (a context variable) into the table's later steps.
+            self._timer = loop.call_later(max(0.0, min(times) - now), self._wake, context=contextvars.Context())
 
     def _wake(self) -> None:
         self._timer = None
         if self.closed or (self._task is not None and not self._task.done()):
             return
-        self._task = asyncio.get_running_loop().create_task(self._step())
+        self._task = asyncio.get_running_loop().create_task(self._step(), context=contextvars.Context())
 
     async def _step(self) -> None:
         """Do whatever automatic step is due: deal, a bot's move, a timer that ran out."""

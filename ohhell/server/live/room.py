@@ -15,14 +15,13 @@ import hmac
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ohhell.actions import action_from_json, action_to_json
+from ohhell.actions import action_to_json
 from ohhell.bots import Bot
 from ohhell.bots.base import forward_actions
-from ohhell.errors import OhHellError
 from ohhell.explain import describe_rules
-from ohhell.game import Game, Phase, State
+from ohhell.game import Game, State
 from ohhell.i18n import _, level_name
-from ohhell.record import record_from_state
+from ohhell.record import apply_log, public_record
 from ohhell.rules import Rules
 from ohhell.server.config import ServerConfig
 from ohhell.server.live.chat import REACTIONS
@@ -177,32 +176,13 @@ class TableRoom(abc.ABC):
     def record(self) -> dict[str, Any]:
         """The ``ohhell/1`` record of what everyone may see: the whole game once it is over,
         else the finished hands only (the hand in progress holds cards nobody may see)."""
-        state = self.state
-        if not state.is_terminal():
-            # Rebuild the game up to the shuffle of the hand in progress (undoing a clone would
-            # share the live state's undo snapshots).
-            history = state.history
-            state = Game(self.rules).new_initial_state()
-            start = None
-            probe = Game(self.rules).new_initial_state()
-            for index, action in enumerate(history):
-                if probe.phase == Phase.SHUFFLE:
-                    start = index
-                probe.apply(action)
-            if probe.phase == Phase.SHUFFLE:
-                start = len(history)
-            if start is None:
-                raise OhHellError(_("the game has not started yet"))
-            for action in history[:start]:
-                state.apply(action)
-        return record_from_state(state, self.names())
+        return public_record(self.state, self.names())
 
     # ------------------------------------------------------------------ rebuilding
 
     def replay(self, stored_actions: Sequence[dict[str, Any]]) -> None:
         """Rebuild the state from the stored action log."""
-        for data in stored_actions:
-            self.state.apply(action_from_json(data))
+        apply_log(self.state, stored_actions)
 
     # ------------------------------------------------------------------ telling everyone
 

@@ -16,7 +16,7 @@ from ohhell.explain import describe_rules
 from ohhell.i18n import _
 from ohhell.rules import Rules, preset
 from ohhell.server.config import ServerConfig
-from ohhell.server.live.tables import TIMER_MODES
+from ohhell.server.live.seats import TIMER_MODES
 from ohhell.server.texts import KNOB_LABELS
 
 WEB_KNOBS: Final = tuple(KNOB_LABELS)

@@ -24,7 +24,8 @@ from ohhell.server.community.events import EventService
 from ohhell.server.community.service import Community, table_extra
 from ohhell.server.community.stats import embargo_of
 from ohhell.server.config import ServerConfig
-from ohhell.server.live.tables import TableManager, TableRoom
+from ohhell.server.live.manager import TableManager
+from ohhell.server.live.room import TableRoom
 from ohhell.server.metrics import METRICS
 from ohhell.server.storage.store import Store
 from ohhell.server.web.sheets import SheetService

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Protocol
+from typing import Final, Protocol
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ohhell.i18n import normalize_language
@@ -20,11 +21,48 @@ from ohhell.server.wire.protocol import ClientMessage, ProtocolError, error_mess
 from ohhell.server.ws.connection import MAX_QUEUED_MESSAGES, Connection
 from ohhell.server.ws.origin import allowed_origin
 from ohhell.server.ws.outbox import Outbox
+from ohhell.server.ws.outbox import Send as SendText
 
 log = logging.getLogger("ohhell.server.ws.endpoint")
 
 VIOLATIONS_ALLOWED = 50
 """Messages over the rate limit a connection may send before it is closed."""
+
+SERVER_SEND: Final = "ohhell.server_send"
+"""Where :class:`KeepServerSend` leaves the server's own ``send`` in a WebSocket's scope."""
+
+
+class KeepServerSend:
+    """The outermost ASGI layer: keeps the server's own ``send`` of each WebSocket in its scope.
+
+    Every message of a game goes to every seat after every action, and each one written
+    through Starlette's ``WebSocket.send_text`` passes its state checks and the exception
+    handler's wrapper of ``send``, a few coroutines more per message, which none of them needs
+    once the socket is accepted (nothing else wraps a WebSocket's ``send``). The endpoint
+    writes its messages through the kept ``send`` instead; the handshake and the closing still
+    go through Starlette.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
+def text_sender(websocket: WebSocket) -> SendText:
+    """How to write one text message to an accepted ``websocket``: straight to the server's
+    ``send`` when :class:`KeepServerSend` kept it, else through Starlette."""
+    send = websocket.scope.get(SERVER_SEND)
+    if send is None:
+        return websocket.send_text
+
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    return send_text
 
 
 class Served(Protocol):
@@ -49,7 +87,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008)
         return
     await websocket.accept()
-    outbox = Outbox(websocket.send_text, websocket.close, MAX_QUEUED_MESSAGES)
+    outbox = Outbox(text_sender(websocket), websocket.close, MAX_QUEUED_MESSAGES)
     conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
     background: set[asyncio.Task[None]] = set()
     violations = 0

@@ -25,7 +25,7 @@ from ohhell.server.community.accounts import AccountError, Session
 from ohhell.server.community.daily import Day, next_day, today
 from ohhell.server.community.duplicate import EventDeals
 from ohhell.server.community.events import OPEN, check_seats, new_event_id
-from ohhell.server.live.tables import TableManager
+from ohhell.server.live.manager import TableManager
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.store import StoreError
 from ohhell.server.web.forms import BadTimer, rules_from_request, turn_timer

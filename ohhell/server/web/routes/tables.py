@@ -19,7 +19,9 @@ from ohhell.fairness import verify_record
 from ohhell.i18n import _
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from ohhell.server.community import duplicate
-from ohhell.server.live.tables import OPEN, TableRoom, normalize_code
+from ohhell.server.live.codes import normalize_code
+from ohhell.server.live.manager import OPEN
+from ohhell.server.live.room import TableRoom
 from ohhell.server.storage.store import StoreError
 from ohhell.server.web.forms import (
     BadTimer,
