@@ -222,10 +222,18 @@ class Broker:
                 pipe.publish(table_channel(code), orjson.dumps({**event, "sent": sent}))
             await pipe.execute()
 
-    async def watch(self, code: str) -> None:
-        if code not in self._watched:
-            self._watched.add(code)
-            await self._pubsub.subscribe(table_channel(code))
+    async def watch(self, code: str, again: bool = False) -> None:
+        """Hear the events of ``code`` from now on (``again``: subscribe even if it is watched
+        already, for a copy that stopped hearing its owner).
+
+        Counted as watched only once the subscription went through: redis-py re-subscribes
+        after a reconnection only the channels whose SUBSCRIBE succeeded, so a code marked
+        watched before a failed one (Redis restarting) was never subscribed again, and the
+        copy of that table never heard its owner: its players were left waiting for ever."""
+        if code in self._watched and not again:
+            return
+        await self._pubsub.subscribe(table_channel(code))
+        self._watched.add(code)
 
     async def unwatch(self, code: str) -> None:
         if code in self._watched:

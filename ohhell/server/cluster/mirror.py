@@ -98,10 +98,12 @@ class TableMirror(TableRoom):
 
     async def attach(self, conn: Subscriber, token: str | None, name: str | None = None,
                      message_id: Any = None) -> None:
+        # First what the database has committed: this seat may have been shown it already by the
+        # owner (or by a copy of another process) whose changes are still on their way here, and
+        # a connection must never be shown a version older than one it saw.
+        async with self.catching_up:
+            await self.catch_up()
         seat = self.seat_of_token(token) if token else None
-        if token and seat is None:  # a seat taken a moment ago, whose news is still on its way: look
-            await self.reload_seats()
-            seat = self.seat_of_token(token)
         self._admit(conn, seat, token, name, message_id)
         self.idle_since = None
         self.welcome(conn)

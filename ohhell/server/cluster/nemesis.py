@@ -416,20 +416,27 @@ class Client:
     async def _maybe_act(self, socket: Any, after: float = 0.0) -> None:
         if after:
             await asyncio.sleep(after)
-        state = self.state
-        if state.get("table", {}).get("status") != "playing" or state.get("seat") != self.seat:
-            return
-        if not (state.get("turn") == self.seat or (state.get("turn") is None and self.seat in state.get("actors", ()))):
-            return
-        version = state["version"]
-        if self._sent_at_version == version:
-            return
-        legal = [a for a in state.get("legal_actions", ())
-                 if not (a["type"] == "bid" and state["bids"][self.seat] is not None)]
-        if not legal:
-            return
-        await asyncio.sleep(self.think())
-        if self.state.get("version") != version:
+        # While this seat thinks, the state may move on (a message that arrives meanwhile starts
+        # no second actor): look again at the newer state rather than give up, or the seat
+        # would wait for a message that never comes.
+        for _look in range(100):
+            state = self.state
+            if state.get("table", {}).get("status") != "playing" or state.get("seat") != self.seat:
+                return
+            if not (state.get("turn") == self.seat
+                    or (state.get("turn") is None and self.seat in state.get("actors", ()))):
+                return
+            version = state["version"]
+            if self._sent_at_version == version:
+                return
+            legal = [a for a in state.get("legal_actions", ())
+                     if not (a["type"] == "bid" and state["bids"][self.seat] is not None)]
+            if not legal:
+                return
+            await asyncio.sleep(self.think())
+            if self.state.get("version") == version:
+                break
+        else:
             return
         action = dict(self.rng.choice(legal))
         action.pop("seat", None)
@@ -611,14 +618,22 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
         for client in seats:
             seen = -1
             pending: dict[int, dict[str, Any]] = {}  # sent on this connection, not yet answered
+            # Followed by a later state on this connection; a refusal of one may still come after
+            # that state (the state of another seat's move overtakes the refusal of a stale send):
+            # then it was not acknowledged. Settled when the connection ends.
+            followed: list[dict[str, Any]] = []
             confirmed: list[dict[str, Any]] = []
             for event in client.history:
                 if event.kind == "send":
                     pending[event.data["id"]] = event.data
                 elif event.kind == "error":
-                    pending.pop(int(event.data.get("id") or 0), None)
+                    refused = int(event.data.get("id") or 0)
+                    pending.pop(refused, None)
+                    followed = [sent for sent in followed if sent["id"] != refused]
                 elif event.kind in ("connect", "drop"):
                     pending.clear()  # what became of those is unknown to this seat: not acknowledged
+                    confirmed.extend(followed)
+                    followed = []
                 elif event.kind == "state":
                     states += 1
                     version = event.data["version"]
@@ -628,7 +643,7 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
                         times.append(event.at)
                     seen = max(seen, version)
                     for ident in [i for i, sent in pending.items() if sent["version"] < version]:
-                        confirmed.append(pending.pop(ident))  # a later state on the same connection
+                        followed.append(pending.pop(ident))  # a later state on the same connection
                     if version >= len(views):
                         anomalies.append(f"{code} seat {client.seat}: shown version {version}, "
                                          f"the record has {len(views) - 1}")
@@ -642,6 +657,7 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
                     for card in event.data.get("hand") or ():
                         if card != "??" and card not in (truth.get("hand") or ()):
                             anomalies.append(f"{code} seat {client.seat} v{version}: shown a card not its own: {card}")
+            confirmed.extend(followed)
             everything_sent = [event.data for event in client.history if event.kind == "send"]
             for sent in confirmed:
                 acknowledged += 1
@@ -671,6 +687,23 @@ def check(clients: Sequence[Client], records: dict[str, dict[str, Any] | None], 
     return Verdict(anomalies, len(by_table), finished, acknowledged, states, failovers, unanswered)
 
 
+def last_moments(clients: Sequence[Client], code: str, count: int = 6) -> str:
+    """What each seat of table ``code`` saw and did last: for a table that did not finish, where
+    it stopped (whose turn, at which version, waiting for what)."""
+    lines = []
+    for client in clients:
+        if client.table != code:
+            continue
+        tail = []
+        for event in client.history[-count:]:
+            data = event.data
+            if event.kind == "state":
+                data = {key: data.get(key) for key in ("version", "turn", "phase")}
+            tail.append(f"{event.kind}{data}")
+        lines.append(f"seat {client.seat} over={client.over}: " + "; ".join(tail))
+    return "\n".join(lines)
+
+
 def _matches(applied: Any, sent: dict[str, Any], seat: int) -> bool:
     """Whether the engine's action ``applied`` is the client's ``sent`` (its ``action_to_json`` form)."""
     if applied is None:
@@ -695,6 +728,12 @@ class Outcome:
     verdict: Verdict
     faults: list[Fault]
     seconds: float
+    clients: list[Client] = dataclasses.field(default_factory=list)
+
+    def unfinished(self) -> str:
+        """Where each table that did not finish stopped (:func:`last_moments`), for a report."""
+        codes = [line.split(":")[0] for line in self.verdict.anomalies if "did not finish" in line]
+        return "\n".join(f"{code}:\n{last_moments(self.clients, code)}" for code in codes)
 
     @property
     def line(self) -> str:
@@ -781,7 +820,7 @@ async def play_under_faults(site: Site, tables: int, faults: Sequence[str], hold
         task.cancel()
     records = await _final_records(site, [code for code, _ in spec])
     verdict = check(clients, records, 4, log)
-    return Outcome(verdict, log, time.monotonic() - start)
+    return Outcome(verdict, log, time.monotonic() - start, clients)
 
 
 def schedule(count: int, rng: random.Random) -> list[str]:

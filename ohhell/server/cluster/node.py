@@ -413,8 +413,12 @@ class Cluster:
                 self.drop_mirror(mirror)
                 continue
             self.report_presence(mirror)
-            if now - mirror.heard > OWNER_SILENT and mirror.connections:
-                await self._take_over_if_free(mirror)
+            if now - mirror.heard > OWNER_SILENT and mirror.connections and \
+                    not await self._take_over_if_free(mirror) and self.mirrors.get(mirror.code) is mirror:
+                # The owner is alive (it holds the lease) yet unheard here: this process may have
+                # lost the table's channel. Subscribe again, and catch up from the database.
+                await self.broker.watch(mirror.code, again=True)
+                mirror.receive(Update(to=1 << 60))
 
     async def _take_over_if_free(self, mirror: TableMirror) -> bool:
         """If nobody holds ``mirror``'s lease, become the table's owner; the mirror's
