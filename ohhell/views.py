@@ -152,6 +152,12 @@ class SeatView:
         return self.dealer if self.rules.first_lead == "dealer" else (self.dealer + 1) % self.players
 
     @property
+    def trump_by_choice(self) -> bool:
+        """Whether the highest bidder chooses this hand's trump after the bidding (``trump: chosen``)."""
+        plan = self.rules.hand_plan(self.hand_index)
+        return plan is not None and plan.trump == "chosen"
+
+    @property
     def last_trick(self) -> CompletedTrick | None:
         """The last finished trick of this hand (for a look back)."""
         return self.completed_tricks[-1] if self.completed_tricks else None
