@@ -79,6 +79,22 @@ class Declare:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """``seat``, the highest bidder, names the trump suit of the hand (``trump: chosen``)."""
+
+    seat: int
+    suit: int
+
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or type(self.suit) is not int:
+            raise InvalidActionError(f"a trump choice needs a whole-number seat and suit, not {self.seat!r} and "
+                                     f"{self.suit!r} (parse suits with parse_suit)")
+
+    def __str__(self) -> str:
+        return f"trump {self.seat} {suit_letter(self.suit) if 0 <= self.suit < 4 else self.suit}"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: ``seat`` draws ``card`` when cutting for the first deal."""
 
@@ -151,8 +167,8 @@ class ReportTricks:
         return "tricks " + " ".join(str(count) for count in self.tricks)
 
 
-Action = Bid | Play | Declare | Draw | Shuffle | Cut | Deal | Scoresheet | ReportTricks
-PlayerAction = Bid | Play | Declare
+Action = Bid | Play | Declare | ChooseTrump | Draw | Shuffle | Cut | Deal | Scoresheet | ReportTricks
+PlayerAction = Bid | Play | Declare | ChooseTrump
 ChanceAction = Draw | Shuffle | Cut | Deal
 
 MAX_INTERNED_SEATS: Final = 10
@@ -181,8 +197,8 @@ def make_play(seat: int, card: Card) -> Play:
 def parse_action(text: str) -> Action:
     """Parse the text form of an action; the inverse of ``str(action)``.
 
-    >>> parse_action("bid 1 0"), parse_action("declare 3 low")
-    (Bid(seat=1, bid=0), Declare(seat=3, high=False))
+    >>> parse_action("bid 1 0"), parse_action("declare 3 low"), parse_action("trump 2 H")
+    (Bid(seat=1, bid=0), Declare(seat=3, high=False), ChooseTrump(seat=2, suit=1))
     """
     words = text.split()
     if not words:
@@ -196,6 +212,8 @@ def parse_action(text: str) -> Action:
             return make_play(int(args[0]), card)
         if kind == "declare" and len(args) == 2 and args[1].lower() in ("high", "low"):
             return Declare(int(args[0]), args[1].lower() == "high")
+        if kind == "trump" and len(args) == 2:
+            return ChooseTrump(int(args[0]), parse_suit(args[1]))
         if kind == "draw" and len(args) == 2:
             return Draw(int(args[0]), parse_card(args[1]))
         if kind == "shuffle":
@@ -231,6 +249,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
                 "card": card_name(action.card) if action.card != HIDDEN_CARD else "hidden"}
     if isinstance(action, Declare):
         return {"type": "declare", "seat": action.seat, "high": action.high}
+    if isinstance(action, ChooseTrump):
+        return {"type": "trump", "seat": action.seat, "suit": suit_letter(action.suit)}
     if isinstance(action, Draw):
         return {"type": "draw", "seat": action.seat, "card": card_name(action.card)}
     if isinstance(action, Shuffle):
@@ -276,6 +296,11 @@ def action_from_json(data: Any) -> Action:
             if not isinstance(high, bool):
                 raise InvalidActionError(f"'high' must be true or false, not {high!r}")
             return Declare(_int(data, "seat"), high)
+        if kind == "trump":
+            suit = data.get("suit")
+            if not isinstance(suit, str):
+                raise InvalidActionError(f"'suit' must be one of S, H, D, C, not {suit!r}")
+            return ChooseTrump(_int(data, "seat"), parse_suit(suit))
         if kind == "draw":
             return Draw(_int(data, "seat"), _card(data.get("card")))
         if kind == "shuffle":

@@ -86,6 +86,9 @@ def _trump(rules: Rules) -> str:
     elif rules.trump == "fixed":
         parts.append(_("%(suit)s are always trump. No card is turned up.")
                      % {"suit": _suit_name(rules.fixed_trump).capitalize()})
+    elif rules.trump == "chosen":
+        parts.append(_("No card is turned up: everyone bids without knowing trump. When the bidding is over, the "
+                       "highest bidder chooses the trump suit (of equal highest bids, the first made)."))
     else:
         parts.append(_("There is no trump."))
     if rules.no_trump_last_hand:
@@ -105,7 +108,10 @@ def _bidding(rules: Rules) -> str:
         if rules.hook:
             text += " " + _("The hook: the dealer may not bid the number that makes the bids add up to the "
                             "number of tricks.")
-        if rules.bid_changes:
+        if rules.bid_changes and rules.trump == "chosen":
+            text += " " + _("You may change your bid until the next player has bid; once trump is chosen, no bid "
+                            "changes.")
+        elif rules.bid_changes:
             text += " " + _("You may change your bid until the next player has bid (the dealer: until the "
                             "first card is led).")
     if rules.no_bid_from is not None:

@@ -49,6 +49,7 @@ from ohhell.actions import (
     PLAYS,
     Action,
     Bid,
+    ChooseTrump,
     Cut,
     Deal,
     Declare,
@@ -101,6 +102,9 @@ class Phase(enum.IntEnum):
     TRICKS = 6
     """A hand played with real cards: the tricks taken are reported."""
     GAME_OVER = 7
+    CHOOSING_TRUMP = 8
+    """After the bidding of a ``trump: chosen`` hand: the highest bidder names the trump suit
+    (appended, so the numbers of the other phases stay as they were)."""
 
 
 CHANCE_PHASES: Final = (Phase.CUT_FOR_DEAL, Phase.SHUFFLE, Phase.CUT)
@@ -139,6 +143,8 @@ class HandResult:
     totals: tuple[int, ...]
     trick_winners: tuple[int, ...] = ()
     """The winner of each trick in order (empty for a hand played with real cards)."""
+    trump_chooser: int | None = None
+    """The seat that chose the trump suit (``trump: chosen``), else ``None``."""
 
 
 class Game:
@@ -212,6 +218,8 @@ class State:
         self.turn_up: Card | None = None
         self.trump: Suit | None = None
         self._trump_mask: CardMask = 0
+        self.trump_chooser: int | None = None
+        """The highest bidder, who chooses trump in a ``trump: chosen`` hand (set when bidding ends)."""
         # The cards of each suit for following it: SUIT_MASKS, but with bowers the left bower
         # is moved from its own suit to the trump suit.
         self._suit_masks: tuple[CardMask, ...] = SUIT_MASKS
@@ -246,6 +254,8 @@ class State:
         phase = self.phase
         if phase is _PLAYING or phase == Phase.DECLARING:
             return self._turn
+        if phase == Phase.CHOOSING_TRUMP:
+            return self.trump_chooser
         if phase == Phase.BIDDING:
             if self.rules.bidding == "simultaneous":
                 return None
@@ -264,6 +274,9 @@ class State:
             seats = [self._turn]
         elif phase == Phase.DECLARING:
             return [self._turn]
+        elif phase == Phase.CHOOSING_TRUMP:
+            assert self.trump_chooser is not None
+            return [self.trump_chooser]
         elif phase == Phase.TRICKS:
             seats = []
         else:
@@ -280,6 +293,8 @@ class State:
         phase = self.phase
         if phase == Phase.BIDDING:
             return self.bid_order[self._bids_in - 1] if self._bids_in else None
+        if self.trump_chooser is not None:
+            return None  # the trump was chosen for the bids as they stood: they stay so
         if (phase == Phase.PLAYING and not self.plays) or phase == Phase.TRICKS:
             return self.bid_order[-1] if self.bid_order else None
         return None
@@ -412,6 +427,12 @@ class State:
         if phase == Phase.DECLARING:
             if seat is None or seat == self._turn:
                 out.extend((Declare(self._turn, True), Declare(self._turn, False)))
+            return out
+        if phase == Phase.CHOOSING_TRUMP:
+            chooser = self.trump_chooser
+            assert chooser is not None
+            if seat is None or seat == chooser:
+                out.extend(ChooseTrump(chooser, suit) for suit in range(4))
             return out
         if phase == Phase.TRICKS:
             self._add_bid_changes(out, seat)
@@ -578,6 +599,7 @@ class State:
         elif tag == "bid":
             _tag, seat, previous_bid, self._bids_in, self.phase, self._turn, leaders = entry
             self.bids[seat] = previous_bid
+            self.trump_chooser = None  # chosen only once every bid is in
             del self.trick_leaders[leaders:]
         elif tag == "play":
             _tag, seat, card, previous_suit, completed = entry
@@ -724,6 +746,9 @@ class State:
         elif kind is Play:
             assert isinstance(action, Play)
             if phase != Phase.PLAYING:
+                if phase == Phase.CHOOSING_TRUMP:
+                    raise IllegalActionError("choose-trump-first", _("seat %(seat)d must first choose trump")
+                                             % {"seat": self.trump_chooser})
                 if phase == Phase.DECLARING:
                     raise IllegalActionError("declare-first", _("seat %(seat)d must first declare the joker high "
                                                                 "or low") % {"seat": self._turn})
@@ -741,8 +766,14 @@ class State:
             if action.seat != self._turn:
                 raise IllegalActionError("not-your-turn", _("seat %(turn)d declares the joker, not seat %(seat)d")
                                          % {"turn": self._turn, "seat": action.seat})
+        elif kind is ChooseTrump:
+            assert isinstance(action, ChooseTrump)
+            self._check_trump_choice(action)
         elif kind is ReportTricks:
             assert isinstance(action, ReportTricks)
+            if phase == Phase.CHOOSING_TRUMP:
+                raise IllegalActionError("choose-trump-first", _("seat %(seat)d must first choose trump")
+                                         % {"seat": self.trump_chooser})
             if phase != Phase.TRICKS:
                 raise IllegalActionError("not-tricks", _("tricks are reported only after the bidding of a "
                                                          "hand played with real cards"))
@@ -786,6 +817,20 @@ class State:
         if forbidden is not None and bid == forbidden:
             raise IllegalActionError("hook", _("the dealer may not bid %(bid)d: the bids would add up to %(size)d, "
                                                "the number of tricks") % {"bid": bid, "size": self.hand_size})
+
+    def _check_trump_choice(self, action: ChooseTrump) -> None:
+        if self.phase != Phase.CHOOSING_TRUMP:
+            raise IllegalActionError("no-trump-choice", _("nobody chooses trump now: in these rules the highest "
+                                                          "bidder chooses it once the bidding is over")
+                                     if self.plan is not None and self.plan.trump == "chosen"
+                                     else _("nobody chooses trump in this hand"))
+        if action.seat != self.trump_chooser:
+            raise IllegalActionError("not-your-turn", _("seat %(chooser)d, the highest bidder, chooses trump, not "
+                                                        "seat %(seat)d") % {"chooser": self.trump_chooser,
+                                                                             "seat": action.seat})
+        if not isinstance(action.suit, int) or not 0 <= action.suit < 4:
+            raise IllegalActionError("bad-suit", _("%(suit)r is not a suit: trump is spades, hearts, diamonds or "
+                                                   "clubs") % {"suit": action.suit})
 
     def _check_tricks(self, tricks: Sequence[int]) -> None:
         n = self.num_players
@@ -881,6 +926,8 @@ class State:
         assert self.plan is not None
         if self.plan.trump == "none":
             return _("no trump")
+        if self.plan.trump == "chosen":
+            return _("chosen by the highest bidder after the bidding")
         return _(SUIT_NAMES[parse_suit(self.plan.trump)])
 
     def _check_scoresheet(self, action: Scoresheet) -> None:
@@ -903,7 +950,7 @@ class State:
             if plan_trump.startswith("turn-up"):
                 if not self._turns_up() and not self.rules.real_cards:
                     raise IllegalActionError("bad-trump", self._no_turn_up_reason())
-            elif plan_trump == "none" or parse_suit(plan_trump) != action.trump:
+            elif plan_trump in ("none", "chosen") or parse_suit(plan_trump) != action.trump:
                 raise IllegalActionError("bad-trump", _("the trump of this hand is %(trump)s")
                                          % {"trump": self._plan_trump_words()})
 
@@ -940,6 +987,10 @@ class State:
             assert isinstance(action, Scoresheet)
             self.scoresheet = True
             self._start_hand(None, action.turn_up, action.trump)
+        elif kind is ChooseTrump:
+            assert isinstance(action, ChooseTrump)
+            self._set_trump(action.suit, SUIT_MASKS[action.suit])
+            self._start_play()
         elif kind is ReportTricks:
             assert isinstance(action, ReportTricks)
             self.reported_tricks = tuple(action.tricks)
@@ -992,18 +1043,22 @@ class State:
         bits = _BITS.__getitem__
         self.hands = [sum(map(bits, cards)) for cards in deal] if deal is not None else [0] * n
         self.turn_up = turn_up
-        self.trump, self._trump_mask = self._find_trump(turn_up, trump_suit)
-        if self.game.bowers and self.trump is not None and self.trump != JOKERS:
-            left = _LEFT_BOWERS[self.trump]
-            masks = list(SUIT_MASKS)
-            masks[self.trump] |= _BITS[left]
-            masks[left // 13] &= ~_BITS[left]
-            self._suit_masks = tuple(masks)
-            self._trump_mask |= _BITS[left]
+        self._set_trump(*self._find_trump(turn_up, trump_suit))
         self.phase = Phase.BIDDING
         self._bids_in = 0
         if not self.bid_order:
             self._bidding_over()
+
+    def _set_trump(self, trump: Suit | None, mask: CardMask) -> None:
+        """Make ``trump`` (its cards ``mask``) the trump of the hand, with the bowers if played."""
+        self.trump, self._trump_mask = trump, mask
+        if self.game.bowers and trump is not None and trump != JOKERS:
+            left = _LEFT_BOWERS[trump]
+            masks = list(SUIT_MASKS)
+            masks[trump] |= _BITS[left]
+            masks[left // 13] &= ~_BITS[left]
+            self._suit_masks = tuple(masks)
+            self._trump_mask |= _BITS[left]
 
     def _find_trump(self, turn_up: Card | None, trump_suit: Suit | None) -> tuple[Suit | None, CardMask]:
         assert self.plan is not None
@@ -1019,7 +1074,7 @@ class State:
             if rule == "turn-up-low-none" and turn_up % 13 <= SIX:
                 return None, 0
             return turn_up // 13, SUIT_MASKS[turn_up // 13]
-        if rule == "none":
+        if rule in ("none", "chosen"):  # a chosen trump is set after the bidding
             return None, 0
         suit = parse_suit(rule)
         return suit, SUIT_MASKS[suit]
@@ -1034,6 +1089,25 @@ class State:
             self._bidding_over()
 
     def _bidding_over(self) -> None:
+        assert self.plan is not None
+        if self.plan.trump == "chosen":
+            self.phase = Phase.CHOOSING_TRUMP
+            self.trump_chooser = self._highest_bidder()
+            return
+        self._start_play()
+
+    def _highest_bidder(self) -> int:
+        """The seat that chooses trump: the highest bid, the first of equal highest bids in
+        bidding order (left of the dealer first); left of the dealer when nobody bids."""
+        bidders = self.bid_order or ((self.dealer + 1) % self.num_players,)
+        best = bidders[0]
+        for seat in bidders:
+            if (self.bids[seat] or 0) > (self.bids[best] or 0):
+                best = seat
+        return best
+
+    def _start_play(self) -> None:
+        """The bidding (and any choice of trump) is over: play, or report tricks at a real table."""
         if self.scoresheet:
             self.phase = Phase.TRICKS
             return
@@ -1143,7 +1217,7 @@ class State:
             deal=self.deal, bids=tuple(self.bids), bid_order=self.bid_order,
             plays=None if self.scoresheet else tuple(self.plays), joker_high=self.joker_high,
             tricks=tuple(self.tricks_won), scores=scores, totals=tuple(self.totals),
-            trick_winners=() if self.scoresheet else tuple(self.trick_winners),
+            trick_winners=() if self.scoresheet else tuple(self.trick_winners), trump_chooser=self.trump_chooser,
         ))
         self._next_hand()
 
@@ -1159,6 +1233,7 @@ class State:
         self.turn_up = None
         self.trump = None
         self._trump_mask = 0
+        self.trump_chooser = None
         self._suit_masks = SUIT_MASKS
         self.scoresheet = False
         self.bids = [None] * n
@@ -1229,8 +1304,8 @@ _MUTABLE_LISTS: Final = (
 """The lists that actions change in place (the others are replaced whole)."""
 _COMPARED_FIELDS: Final = (
     "first_dealer", "hand_index", "dealer", "plan", "hand_size", "pack", "deal", "turn_up", "trump",
-    "_trump_mask", "_suit_masks", "scoresheet", "bid_order", "_bids_in", "_trick_suit", "_turn", "joker_high",
-    "reported_tricks", "phase", "_cut_round", "_cut_drawn", "_cut_out",
+    "_trump_mask", "trump_chooser", "_suit_masks", "scoresheet", "bid_order", "_bids_in", "_trick_suit", "_turn",
+    "joker_high", "reported_tricks", "phase", "_cut_round", "_cut_drawn", "_cut_out",
 ) + _MUTABLE_LISTS
 _LIST_FIELDS: Final = _MUTABLE_LISTS + ("history", "_undo_stack")
 _STATE_FIELDS: Final = _COMPARED_FIELDS + (

@@ -33,6 +33,7 @@ from typing import Any, Final
 from ohhell.actions import (
     Action,
     Bid,
+    ChooseTrump,
     Deal,
     Declare,
     Draw,
@@ -266,6 +267,7 @@ class _Replayer:
         if not isinstance(bids, list):
             raise self.fail("bad-format", _("bids must be a list"), h)
         self._bids(state, h, bids)
+        self._chosen_trump(state, h, hand)
         if "deal" in hand:
             plays = hand.get("plays", [])
             if not isinstance(plays, list):
@@ -281,6 +283,35 @@ class _Replayer:
                 state.apply(ReportTricks(tuple(tricks)))
             except IllegalActionError as error:
                 raise self.fail("bad-tricks", str(error), h) from error
+
+    def _chosen_trump(self, state: State, h: int, hand: Mapping[str, Any]) -> None:
+        """The trump suit the highest bidder chose after the bidding (``trump: chosen``)."""
+        chosen = hand.get("chosen_trump")
+        if state.phase != Phase.CHOOSING_TRUMP:
+            if chosen is None:
+                return
+            if state.plan is None or state.plan.trump != "chosen":
+                raise self.fail("bad-trump", _("nobody chooses trump in this hand, yet it gives chosen_trump"), h)
+            raise self.fail("bad-trump", _("trump is chosen once every player has bid, yet chosen_trump is given "
+                                           "before that"), h)
+        if chosen is None:
+            if hand.get("plays") or hand.get("tricks") is not None:
+                raise self.fail("bad-trump", _("the highest bidder, seat %(seat)d, chose trump after the bidding: "
+                                               "give the suit as chosen_trump") % {"seat": state.trump_chooser}, h)
+            return  # the hand stopped while trump was being chosen
+        if not isinstance(chosen, str):
+            raise self.fail("bad-trump", _("chosen_trump must be a suit letter (S, H, D or C), not %(value)r")
+                            % {"value": chosen}, h)
+        try:
+            suit = parse_suit(chosen)
+        except InvalidCardError as error:
+            raise self.fail("bad-trump", str(error), h) from error
+        seat = state.trump_chooser
+        assert seat is not None
+        try:
+            state.apply(ChooseTrump(seat, suit))
+        except IllegalActionError as error:
+            raise self.fail("bad-trump", str(error), h) from error
 
     def _card(self, text: Any, h: int, index: int | None = None) -> Card:
         try:
@@ -348,7 +379,7 @@ class _Replayer:
     def _plays(self, state: State, h: int, plays: list[Any]) -> None:
         for index, text in enumerate(plays):
             if state.phase not in (Phase.PLAYING,):
-                if state.phase == Phase.BIDDING:
+                if state.phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP):
                     raise self.fail("illegal-play", _("a card was played before every player had bid"), h, index)
                 raise self.fail("illegal-play", _("hand %(hand)d is over: it has no play %(index)d")
                                 % {"hand": h + 1, "index": index + 1}, h, index)
@@ -455,7 +486,7 @@ def record_from_state(state: State, names: Sequence[str] | None = None, derived:
     if state.draws:
         record["cut"] = [[seat, card_name(card)] for seat, card in state.draws]
     hands = [_hand_json(result, state, derived) for result in state.finished_hands]
-    if state.phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS):
+    if state.phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS):
         hands.append(_current_hand_json(state))
     record["hands"] = hands
     if derived:
@@ -512,6 +543,8 @@ def _hand_json(result: HandResult, state: State, derived: bool) -> dict[str, Any
     scoresheet = result.plays is None
     out["trump"] = _trump_json(result.turn_up, result.trump, scoresheet and _plan_turns_up(state, result.index))
     out["bids"] = _bids_json(result.bids, result.dealer + 1, n, simultaneous, True)
+    if result.trump_chooser is not None and result.trump is not None:
+        out["chosen_trump"] = suit_letter(result.trump)
     if scoresheet:
         out["tricks"] = list(result.tricks)
     else:
@@ -537,6 +570,8 @@ def _current_hand_json(state: State) -> dict[str, Any]:
     out["trump"] = _trump_json(state.turn_up, state.trump, state.scoresheet and _plan_turns_up(state, state.hand_index))
     out["bids"] = _bids_json(state.bids, state.dealer + 1, n, simultaneous, state.bidding_complete,
                              state.bid_order)
+    if state.trump_chooser is not None and state.trump is not None:
+        out["chosen_trump"] = suit_letter(state.trump)
     if not state.scoresheet:
         out["plays"] = _plays_json(state.plays, state.joker_high)
     return out

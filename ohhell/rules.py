@@ -47,7 +47,7 @@ DeckKind = Literal["52", "32", "54", "39", "40"]
 ScheduleKind = Literal["down-up", "up", "down", "up-down", "constant", "explicit"]
 MaxSize = Literal["classic", "river", "deck"]
 TurningPoint = Literal["once", "twice"]
-TrumpKind = Literal["turn-up", "turn-up-low-none", "rotation", "fixed", "none"]
+TrumpKind = Literal["turn-up", "turn-up-low-none", "rotation", "fixed", "none", "chosen"]
 BiddingKind = Literal["in-turn", "simultaneous"]
 FirstLead = Literal["left-of-dealer", "dealer"]
 ScoringKind = Literal[
@@ -56,9 +56,10 @@ ScoringKind = Literal[
 ZeroBid = Literal["standard", "5", "5-plus-size"]
 JokerRules = Literal["own-suit", "high-low"]
 
-HAND_TRUMPS: Final = ("turn-up", "turn-up-low-none", "none", "S", "H", "D", "C")
+HAND_TRUMPS: Final = ("turn-up", "turn-up-low-none", "none", "S", "H", "D", "C", "chosen")
 """How the trump of one hand is found: a turned card (``turn-up``; with
-``turn-up-low-none`` a turned 2–6 means no trump), no trump, or a fixed suit."""
+``turn-up-low-none`` a turned 2–6 means no trump), no trump, a fixed suit, or the highest
+bidder's choice after the bidding (``chosen``, Al Okuneff's rule)."""
 
 ROTATION_STEPS: Final = ("S", "H", "D", "C", "NT")
 
@@ -130,7 +131,9 @@ class Rules:
       ``trump``: ``"turn-up"`` (the next card of the stock; none when the stock is
       empty), ``"turn-up-low-none"`` (a turned 2–6 means no trump), ``"rotation"``
       (``trump_rotation`` hand after hand, no card turned), ``"fixed"``
-      (``fixed_trump`` always) or ``"none"``.
+      (``fixed_trump`` always), ``"none"`` or ``"chosen"`` (no card turned; after the
+      bidding the highest bidder names the trump suit, the first of several equal highest
+      bids in bidding order: Al Okuneff's rules).
       ``no_trump_last_hand``, ``no_trump_largest_hands``: those hands have no trump.
 
     Bidding
@@ -697,7 +700,7 @@ def _build_schedule(rules: Rules) -> tuple[HandPlan, ...]:
             plans = [p for plan in plans for p in ([plan] * rules.players if plan.size == 1 else [plan])]
     else:
         base = {"turn-up": "turn-up", "turn-up-low-none": "turn-up-low-none", "none": "none",
-                "fixed": rules.fixed_trump, "rotation": "none"}[rules.trump]
+                "fixed": rules.fixed_trump, "rotation": "none", "chosen": "chosen"}[rules.trump]
         plans = [HandPlan(size, _rotated_trump(rules, index, base)) for index, size in enumerate(_sizes(rules))]
     top = max(plan.size for plan in plans)
     for index, plan in enumerate(plans):
@@ -761,6 +764,9 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
     Preset("kachuful", N_("Indian Kachuful: trump goes spades, diamonds, clubs, hearts; no card is turned."),
            {"trump": "rotation", "trump_rotation": ("S", "D", "C", "H")}),
     Preset("oh-shit", N_("Classic with spades always trump."), {"trump": "fixed", "fixed_trump": "S"}),
+    Preset("okuneff", N_("Al Okuneff's rules: no card is turned; after the bidding the highest bidder chooses trump; "
+                         "10 + bid² for an exact bid, −(difference)² for a miss."),
+           {"trump": "chosen", "scoring": "german-bridge"}),
     Preset("jokers", N_("Classic with two jokers, a suit of their own that wins when led."), {"deck": "54"}),
     Preset("ne-blackout", N_("North-East England Blackout: 5 or 6 players, jokers declared high or low."),
            {"deck": "54", "remove_twos_with": (5,), "jokers": "high-low", "schedule": "constant",

@@ -81,6 +81,8 @@ class HandSummary:
     """The winner of each trick in order (empty for a hand played with real cards)."""
     joker_high: bool | None = None
     """How the first joker of the hand was declared (high-low jokers), if one was played."""
+    trump_chooser: int | None = None
+    """The seat that chose trump (``trump: chosen``), else ``None``."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,10 @@ class SeatView:
     """The bid the hook forbids the dealer, for every seat to see (:attr:`forbidden_bid` is the
     dealer's own: which bids it may not make; this one explains the dealer's choice to the
     others). ``None`` when the hook does not bite."""
+    trump_chooser: int | None = None
+    """In a ``trump: chosen`` hand, once the bidding is over: the highest bidder, who chooses
+    trump (:attr:`phase` ``CHOOSING_TRUMP``, the only seat with legal actions) and then has
+    chosen it (:attr:`trump`). Public: it follows from the open bids."""
     closing_trick: CompletedTrick | None = None
     """Between two hands (until the next deal): the last trick of the hand just finished, so a
     table can still show it and gather it to its winner. Public: every card of it was played."""
@@ -144,6 +150,12 @@ class SeatView:
         if self.dealer is None:
             return None
         return self.dealer if self.rules.first_lead == "dealer" else (self.dealer + 1) % self.players
+
+    @property
+    def trump_by_choice(self) -> bool:
+        """Whether the highest bidder chooses this hand's trump after the bidding (``trump: chosen``)."""
+        plan = self.rules.hand_plan(self.hand_index)
+        return plan is not None and plan.trump == "chosen"
 
     @property
     def last_trick(self) -> CompletedTrick | None:
@@ -208,6 +220,7 @@ class SeatView:
             "winners": list(self.winners),
             "scoresheet": self.scoresheet,
             "hook_bid": self.hook_bid,
+            "trump_chooser": self.trump_chooser,
             "closing_trick": None if self.closing_trick is None else {
                 "leader": self.closing_trick.leader, "cards": trick(self.closing_trick.cards),
                 "winner": self.closing_trick.winner},
@@ -241,6 +254,7 @@ def _build_summary_json(hand: HandSummary) -> dict[str, Any]:
         "totals": list(hand.totals),
         "plays": [[seat, card_name(card)] for seat, card in hand.plays] if hand.plays is not None else None,
         "trick_winners": list(hand.trick_winners), "joker_high": hand.joker_high,
+        "trump_chooser": hand.trump_chooser,
     }
 
 
@@ -261,6 +275,7 @@ def summarize_hand(result: HandResult, players: int) -> HandSummary:
         index=result.index, dealer=result.dealer, size=result.size, trump=result.trump,
         turn_up=result.turn_up, bids=result.bids, tricks=result.tricks, scores=result.scores,
         totals=result.totals, plays=plays, trick_winners=result.trick_winners, joker_high=result.joker_high,
+        trump_chooser=result.trump_chooser,
     )
     if len(_SUMMARIES) > 20_000:
         _SUMMARIES.clear()
@@ -304,7 +319,7 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
     phase = state.phase
     dealt = phase not in CHANCE_PHASES and phase != Phase.GAME_OVER and not state.scoresheet
     finished = tuple(summarize_hand(result, n) for result in state.finished_hands)
-    in_play = phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
+    in_play = phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
     completed = tuple(
         CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
     ) if in_play else ()
@@ -344,6 +359,7 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         # The hook's forbidden bid follows from the open bids before the dealer's: everyone's to
         # know (simultaneous bidding has no hook).
         "hook_bid": state.forbidden_bid() if state.rules.bidding == "in-turn" else None,
+        "trump_chooser": state.trump_chooser,
     }
 
 
@@ -455,7 +471,8 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
                         bids=tuple(hand["bids"]), tricks=tuple(hand["tricks"]), scores=tuple(hand["scores"]),
                         totals=tuple(hand["totals"]),
                         plays=_trick(hand["plays"]) if hand["plays"] is not None else None,
-                        trick_winners=tuple(hand.get("trick_winners", ())), joker_high=hand.get("joker_high"))
+                        trick_winners=tuple(hand.get("trick_winners", ())), joker_high=hand.get("joker_high"),
+                        trump_chooser=hand.get("trump_chooser"))
             for hand in data["finished_hands"])
         return SeatView(
             seat=data["seat"], rules=rules, version=int(data["version"]), phase=Phase[str(data["phase"]).upper()],
@@ -479,6 +496,7 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             winners=tuple(data["winners"]), blind=bool(data.get("blind", False)),
             scoresheet=bool(data.get("scoresheet", False)),
             hook_bid=data.get("hook_bid"),
+            trump_chooser=data.get("trump_chooser"),
             closing_trick=None if not data.get("closing_trick") else CompletedTrick(
                 int(data["closing_trick"]["leader"]), _trick(data["closing_trick"]["cards"]),
                 int(data["closing_trick"]["winner"])),

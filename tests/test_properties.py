@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ohhell import Game, IllegalActionError, Phase, State, preset
-from ohhell.actions import Bid, Declare, Play, make_bid, make_play
+from ohhell.actions import Bid, ChooseTrump, Declare, Play, make_bid, make_play
 from ohhell.cards import JOKERS_MASK
 from ohhell.record import record_from_state, replay_result, state_from_record
 from ohhell.rules import PRESETS
@@ -21,7 +21,8 @@ CASES = [(name, players) for name, found in PRESETS.items() for players in found
 
 def check_hand_invariants(state: State) -> None:
     n = state.num_players
-    if state.deal is not None and state.phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING):
+    if state.deal is not None and state.phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING,
+                                                     Phase.DECLARING):
         dealt = 0
         for cards in state.deal:
             for card in cards:
@@ -64,6 +65,7 @@ def illegal_candidates(state: State, rng: random.Random) -> list[object]:
     candidates: list[object] = [make_bid(rng.randrange(n), rng.randrange(-1, 20)) for _ in range(3)]
     candidates += [make_play(rng.randrange(n), rng.randrange(54)) for _ in range(3)]
     candidates.append(Declare(rng.randrange(n), rng.random() < 0.5))
+    candidates.append(ChooseTrump(rng.randrange(n), rng.randrange(-1, 6)))
     return candidates
 
 

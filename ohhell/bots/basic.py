@@ -48,6 +48,7 @@ from ohhell.bots.heuristics import (
 )
 from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.one_card import blind_win_chance, win_chance
+from ohhell.bots.trump_choice import choose_trump
 from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, CardMask, card_colour, cards_of
 from ohhell.fastsim import score_row
 from ohhell.game import Phase
@@ -95,6 +96,8 @@ class BasicBot(Bot):
             return actions[0]
         if view.phase == Phase.BIDDING:
             return self._bid(view, actions)
+        if view.phase == Phase.CHOOSING_TRUMP:
+            return choose_trump(view)[0]
         if view.phase == Phase.DECLARING:
             assert view.seat is not None
             high = tricks_wanted(view, view.seat) > 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ohhell.actions import Bid, Declare, Play, action_to_json
+from ohhell.actions import Bid, ChooseTrump, Declare, Play, action_to_json
 from ohhell.bots import Budget, Suggestion, make_bot
 from ohhell.cards import HIDDEN_CARD, SUIT_NAMES
 from ohhell.game import State
@@ -65,7 +65,8 @@ def _not_to_act(state: State, seat: int) -> str:
     turn = seat_to_act(state)
     if turn is None:
         return _("nobody is to act in this position")
-    doing = {"BIDDING": _("to bid"), "PLAYING": _("to play a card"), "DECLARING": _("to declare a joker")}.get(
+    doing = {"BIDDING": _("to bid"), "PLAYING": _("to play a card"), "DECLARING": _("to declare a joker"),
+             "CHOOSING_TRUMP": _("to choose trump")}.get(
         state.phase.name, _("to act"))
     return _("seat %(seat)d is not to act in this position: seat %(turn)d is, %(doing)s. Leave out --seat for "
              "seat %(turn)d's advice, or give the record up to the moment seat %(seat)d is to act.") % {
@@ -102,6 +103,8 @@ def describe_action(action: object) -> str:
         return _("play %(card)s") % {"card": display_card(action.card)}
     if isinstance(action, Declare):
         return _("declare the joker high") if action.high else _("declare the joker low")
+    if isinstance(action, ChooseTrump):
+        return _("choose %(suit)s as trump") % {"suit": _(SUIT_NAMES[action.suit])}
     return str(action)
 
 
@@ -143,6 +146,8 @@ def _label_text(label: str) -> str:
             return display_card(parse_card(value))
         except ValueError:
             return value
+    if kind == "trump" and value in ("S", "H", "D", "C"):
+        return _(SUIT_NAMES["SHDC".index(value)]).capitalize()
     return label
 
 

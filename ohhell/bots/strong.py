@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from ohhell import fastsim
-from ohhell.actions import Action, Bid, Deal, Declare, Play
+from ohhell.actions import Action, Bid, ChooseTrump, Deal, Declare, Play
 from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
@@ -63,7 +63,8 @@ from ohhell.bots.core_view import bid_setup, play_position, score_rows
 from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
 from ohhell.bots.one_card import blind_win_chance, uniform_chances, win_chance
-from ohhell.cards import HIDDEN_CARD, card_name, cards_of
+from ohhell.bots.trump_choice import choose_trump
+from ohhell.cards import HIDDEN_CARD, card_name, cards_of, suit_letter
 from ohhell.errors import IllegalActionError
 from ohhell.game import Game, Phase, State
 from ohhell.rules import HandPlan, Rules
@@ -217,6 +218,10 @@ class StrongBot(Bot):
             return self._play_suggestion(view, actions)
         if view.phase == Phase.DECLARING:
             return self._fallback_suggestion(view, actions)
+        if view.phase == Phase.CHOOSING_TRUMP:
+            choice, values = choose_trump(view)
+            return Suggestion(choice, {_label(ChooseTrump(choice.seat, suit)): value for suit, value in values.items()},
+                              "expected score")
         return Suggestion(actions[0])
 
     # -- worlds -------------------------------------------------------------------------
@@ -686,6 +691,8 @@ def _label(action: Action) -> str:
         return f"play {card_name(action.card)}" if action.card != HIDDEN_CARD else "play ??"
     if isinstance(action, Declare):
         return "declare high" if action.high else "declare low"
+    if isinstance(action, ChooseTrump):
+        return f"trump {suit_letter(action.suit)}"
     return str(action)
 
 

@@ -107,6 +107,8 @@ def unsupported(rules: Rules) -> str | None:
     if rules.devils_bridge and any(plan is not None and plan.size == 1 and index == length - 1
                                    for index, plan in enumerate(plans)):
         return "devils_bridge"
+    if any(plan is not None and plan.trump == "chosen" for plan in plans):
+        return "trump"
     if rules.players > 8 or rules.largest_hand > 31:
         return "players"
     return None
@@ -119,6 +121,7 @@ _REASONS: Final = {
     "target_score": "the batched simulator plays games of a fixed number of hands (set hand_count or max_hands)",
     "devils_bridge": "the batched simulator has no blind hand",
     "players": "too many players or cards for the batched simulator",
+    "trump": "the batched simulator has no choice of trump by the highest bidder (trump: chosen)",
 }
 
 

@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ohhell.actions import Action, Bid, Declare, Play, make_bid, make_play
+from ohhell.actions import Action, Bid, ChooseTrump, Declare, Play, make_bid, make_play
 from ohhell.bots.base import forward_actions
 from ohhell.cards import HIDDEN_CARD, card_name
 from ohhell.game import Game, State
@@ -188,6 +188,8 @@ class ActionCodec:
     ``55 … 55 + max_bid``        bid ``index - 55``
     ``56 + max_bid``             declare the joker high
     ``57 + max_bid``             declare the joker low
+    ``58 + max_bid … 61 + max_bid``  choose trump S, H, D, C (only where a hand's trump is
+                                 ``chosen``: other rules keep their numbering and size)
     ===========================  ===========================================
 
     ``max_bid`` is the largest hand of the schedule.
@@ -200,7 +202,10 @@ class ActionCodec:
         self.max_bid = rules.largest_hand
         self.declare_high = self.BID_BASE + self.max_bid + 1
         self.declare_low = self.declare_high + 1
-        self.num_actions = self.declare_low + 1
+        self.choose_trump = self.declare_low + 1
+        """The index of choosing spades; hearts, diamonds and clubs follow (``trump: chosen``)."""
+        chooses = any(plan.trump == "chosen" for plan in rules.hand_plans())
+        self.num_actions = self.choose_trump + (4 if chooses else 0)
 
     def encode(self, action: Action) -> int:
         """The index of a player action."""
@@ -212,7 +217,9 @@ class ActionCodec:
             return self.BID_BASE + action.bid
         if isinstance(action, Declare):
             return self.declare_high if action.high else self.declare_low
-        raise ValueError(f"{action} is not a player action")
+        if isinstance(action, ChooseTrump) and self.num_actions > self.choose_trump and 0 <= action.suit < 4:
+            return self.choose_trump + action.suit
+        raise ValueError(f"{action} is not a player action of these rules")
 
     def decode(self, index: int, seat: int) -> Action:
         """The action of ``seat`` numbered ``index``."""
@@ -227,6 +234,8 @@ class ActionCodec:
             return Declare(seat, True)
         if index == self.declare_low:
             return Declare(seat, False)
+        if self.choose_trump <= index < self.num_actions:
+            return ChooseTrump(seat, index - self.choose_trump)
         raise ValueError(f"there is no action {index}: actions are numbered 0 … {self.num_actions - 1}")
 
     def label(self, index: int) -> str:
@@ -246,6 +255,8 @@ class ActionCodec:
             return "declare high"
         if index == self.declare_low:
             return "declare low"
+        if self.choose_trump <= index < self.num_actions:
+            return f"trump {'SHDC'[index - self.choose_trump]}"
         return f"action {index}"
 
 

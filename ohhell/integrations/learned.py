@@ -40,7 +40,9 @@ from ohhell.actions import Action, Bid
 from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, forward_actions
 from ohhell.bots.basic import BasicBot
+from ohhell.bots.trump_choice import choose_trump
 from ohhell.cards import mask_of
+from ohhell.game import Phase
 from ohhell.rules import Rules, preset
 from ohhell.scoring import hand_score
 from ohhell.views import SeatView
@@ -157,6 +159,8 @@ class LearnedBot(Bot):
         legal = forward_actions(view)
         if len(legal) == 1:
             return legal[0]
+        if view.phase == Phase.CHOOSING_TRUMP:  # the network plays cards and bids; the choice is the heuristic's
+            return choose_trump(view)[0]
         if not covers(view.rules):
             if self._fallback is None:
                 self._fallback = BasicBot(seed=self.seed, budget=self.budget)

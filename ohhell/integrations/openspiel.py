@@ -359,7 +359,7 @@ class OhHellState(pyspiel.State):  # type: ignore[misc]
         """The whole state, hidden cards included (for debugging, as OpenSpiel's games do)."""
         engine = self.engine
         lines = [repr(engine)]
-        if engine.phase in (Phase.BIDDING, Phase.PLAYING, Phase.DECLARING):
+        if engine.phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING, Phase.DECLARING):
             for seat in range(engine.num_players):
                 lines.append(f"seat {seat}: " + " ".join(card_name(card) for card in engine.hand(seat)))
             lines.append("bids: " + " ".join("-" if bid is None else str(bid) for bid in engine.bids))

@@ -38,7 +38,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, RichLog, Static
 
-from ohhell.actions import Action, Bid, Declare, Play
+from ohhell.actions import Action, Bid, ChooseTrump, Declare, Play
 from ohhell.bots import ALIASES, Suggestion
 from ohhell.cards import HIDDEN_CARD
 from ohhell.errors import IllegalActionError
@@ -49,7 +49,7 @@ from ohhell.rules import Rules
 from ohhell.tui.chart import line_chart, player_colour
 from ohhell.tui.dialogs import ConfirmScreen, watch_size
 from ohhell.tui.messages import file_problem, refusal
-from ohhell.tui.render import card_label, card_text, rank_key_list, rank_keys
+from ohhell.tui.render import card_label, card_text, rank_key_list, rank_keys, suit_label
 from ohhell.tui.session import (
     SPEEDS,
     BotTask,
@@ -467,6 +467,9 @@ class GameScreen(Screen[None]):
         if turn == "declare":
             bar.set_choices(_("Your joker is:"), [Choice(1, _("high (wins)")), Choice(0, _("low (loses)"))], True)
             return
+        if turn == "trump":
+            bar.set_choices(_("Trump:"), [Choice(suit, suit_label(suit)) for suit in range(4)], True)
+            return
         bidding = turn == "bid" or (session.human_may_change_bid() and turn != "play")
         if view.dealt and (bidding or view.phase.name == "BIDDING"):
             forbidden = view.forbidden_bid if view.seat == view.dealer else None
@@ -506,6 +509,12 @@ class GameScreen(Screen[None]):
                 text.append(" " + need, style="cyan")
         elif turn == "declare":
             text.append(_("You played the first joker: declare it high or low (←/→, Enter)."), style="bold")
+        elif turn == "trump":
+            text.append(_("Yours is the highest bid: choose the trump suit (←/→ or S H D C, then Enter)."),
+                        style="bold")
+        elif view.phase.name == "CHOOSING_TRUMP" and view.trump_chooser is not None:
+            text.append(_("Waiting for %(name)s, the highest bidder, to choose trump.")
+                        % {"name": names[view.trump_chooser]}, style="dim")
         elif session.human_may_change_bid():
             own = view.bids[session.human]
             if view.phase.name == "BIDDING" and view.turn is not None:
@@ -586,6 +595,8 @@ class GameScreen(Screen[None]):
         turn = self.session.human_turn()
         if turn == "declare":
             self._act(self.session.declare, value == 1)
+        elif turn == "trump":
+            self._act(self.session.choose_trump, value)
         elif turn == "bid" or self.session.human_may_change_bid():
             if self.session.state.bids[self.session.human] == value:
                 self.show_message(_("You have already bid %(bid)d.") % {"bid": value})
@@ -631,6 +642,10 @@ class GameScreen(Screen[None]):
         bidding = self.choices.active and self.session.human_turn() in ("bid", "declare", None)
         if bidding and character.isdigit():
             self._type_bid_digit(character)
+            event.stop()
+            return
+        if self.session.human_turn() == "trump" and character.upper() in "SHDC":
+            self.choices.select_value("SHDC".index(character.upper()))
             event.stop()
             return
         if character == "+" and self.session.human_turn() == "declare":
@@ -710,6 +725,9 @@ class GameScreen(Screen[None]):
         elif isinstance(action, Declare):
             text.append(_("declare it high") if action.high else _("declare it low"), style="bold")
             self.choices.select_value(1 if action.high else 0)
+        elif isinstance(action, ChooseTrump):
+            text.append(_("choose %(suit)s") % {"suit": suit_label(action.suit)}, style="bold")
+            self.choices.select_value(action.suit)
         if suggestion.estimates:
             best = sorted(suggestion.estimates.items(), key=lambda item: item[1], reverse=True)[:4]
             kind = estimate_kind(suggestion.kind) if suggestion.kind else _("estimate")

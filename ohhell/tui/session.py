@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ohhell.actions import Action, Bid, Declare, Play, make_bid, make_play
+from ohhell.actions import Action, Bid, ChooseTrump, Declare, Play, make_bid, make_play
 from ohhell.bots import Bot, Budget, Suggestion, make_bot, strongest_bot
 from ohhell.cards import HIDDEN_CARD, Card, parse_card
 from ohhell.errors import OhHellError, RecordError
@@ -51,7 +51,7 @@ from ohhell.i18n import N_, _
 from ohhell.record import record_from_state, state_from_record
 from ohhell.rules import Rules
 from ohhell.tui import claim
-from ohhell.tui.render import card_label
+from ohhell.tui.render import card_label, suit_label
 from ohhell.views import SeatView, seat_view
 
 SAVE_FORMAT: Final = "ohhell-play/1"
@@ -296,7 +296,7 @@ class PlaySession:
         """What the person may know now."""
         return seat_view(self.state, self.human, self.names)
 
-    def human_turn(self) -> Literal["bid", "play", "declare"] | None:
+    def human_turn(self) -> Literal["bid", "play", "declare", "trump"] | None:
         """What the person must do now, if anything (a claim being played out needs nothing)."""
         state = self.state
         phase = state.phase
@@ -310,6 +310,8 @@ class PlaySession:
             return "play"
         if phase == Phase.DECLARING:
             return "declare"
+        if phase == Phase.CHOOSING_TRUMP:
+            return "trump"
         return None
 
     def human_may_change_bid(self) -> bool:
@@ -380,6 +382,10 @@ class PlaySession:
     def declare(self, high: bool) -> None:
         """Declare the first joker of the hand high or low."""
         self._apply(Declare(self.human, high))
+
+    def choose_trump(self, suit: int) -> None:
+        """Name the trump suit as the highest bidder (``trump: chosen``)."""
+        self._apply(ChooseTrump(self.human, suit))
 
     def _apply(self, action: Action) -> None:
         self.state.apply(action)
@@ -498,6 +504,8 @@ def describe_action(action: Action, names: Sequence[str], you: int | None = None
             return _("You play %(card)s") % {"card": card_label(action.card)}
         if isinstance(action, Declare):
             return _("You declare the joker high") if action.high else _("You declare the joker low")
+        if isinstance(action, ChooseTrump):
+            return _("You choose %(suit)s as trump") % {"suit": suit_label(action.suit)}
     if isinstance(action, Bid):
         return _("%(name)s bids %(bid)d") % {"name": names[action.seat], "bid": action.bid}
     if isinstance(action, Play):
@@ -508,6 +516,8 @@ def describe_action(action: Action, names: Sequence[str], you: int | None = None
         if action.high:
             return _("%(name)s declares the joker high") % {"name": names[action.seat]}
         return _("%(name)s declares the joker low") % {"name": names[action.seat]}
+    if isinstance(action, ChooseTrump):
+        return _("%(name)s chooses %(suit)s as trump") % {"name": names[action.seat], "suit": suit_label(action.suit)}
     return str(action)
 
 
@@ -521,6 +531,8 @@ def estimate_label(label: str) -> str:
             return label
     if len(parts) == 2 and parts[0] == "bid" and parts[1].isdigit():
         return _("bid %(bid)s") % {"bid": parts[1]}
+    if len(parts) == 2 and parts[0] == "trump" and parts[1] in ("S", "H", "D", "C"):
+        return suit_label("SHDC".index(parts[1]))
     return label
 
 

@@ -573,7 +573,13 @@ def table_panel(view: SeatView, width: int | None = None) -> RenderableType:
     parts: list[RenderableType] = []
     if view.dealt:
         line = Text(_("Trump:") + " ", style="bold")
-        line.append_text(trump_text(view.trump, view.turn_up))
+        if view.trump_by_choice and view.trump is None:
+            line.append(_("chosen by the highest bidder after the bidding") if view.trump_chooser is None
+                        else _("%(name)s chooses") % {"name": names[view.trump_chooser]}, style="italic")
+        else:
+            line.append_text(trump_text(view.trump, view.turn_up))
+            if view.trump_chooser is not None:
+                line.append(" " + _("(chosen by %(name)s)") % {"name": names[view.trump_chooser]}, style="dim")
         parts.append(line)
     elif view.game_over:
         parts.append(Text(_("The game is over."), style="dim"))
