@@ -13,6 +13,7 @@ import click
 
 from ohhell.bots.external import check_command
 from ohhell.i18n import N_, _
+from ohhell.server.addresses import EVERY_INTERFACE, site_addresses
 from ohhell.server.config import DEFAULT_DATABASE, ServerConfig
 from ohhell.server.web.security import origins
 
@@ -116,9 +117,13 @@ def serve(host: str, port: int, database: str, broker: str | None, sqlite_sync: 
                           max_tables_per_minute=max_new_tables, hello_timeout=hello_timeout,
                           allowed_origins=allowed_origins)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    click.echo(_("Oh Hell is served at http://%(host)s:%(port)d/ (database: %(database)s); stop with Ctrl+C.")
-               % {"host": shown, "port": port, "database": database})
+    click.echo(_("Oh Hell is served (database: %(database)s); stop with Ctrl+C.") % {"database": database})
+    pages = site_addresses(host, port)
+    click.echo(_("Open %(address)s in your browser.") % {"address": pages[0]})
+    if len(pages) > 1:
+        click.echo(_("Friends on your network can open: %(addresses)s") % {"addresses": ", ".join(pages[1:])})
+    elif host in EVERY_INTERFACE:
+        click.echo(_("No network address found: friends on other machines cannot reach this one."))
     app = create_app(config)
     tune_gc()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.max_frame_bytes,

@@ -154,6 +154,19 @@ test("opening the history asks for it; a finished hand while it is open asks aga
   ctl.stop();
 });
 
+test("a rematch somebody else started is offered, not imposed: the game moves when accepted", () => {
+  const { ctl, out } = controller();
+  replay(ctl);
+  ctl.receive({ type: "moved", table: "NEW123" });
+  assert.deepEqual(out.moved, []);
+  assert.equal(ctl.ui.rematchOffer, "NEW123");
+  assert.equal(ctl.code, recorded.code);
+  ctl.acceptRematch();
+  assert.deepEqual(out.moved, [[recorded.code, "NEW123"]]);
+  assert.equal(ctl.ui.rematchOffer, null);
+  ctl.stop();
+});
+
 test("a rematch moves the game: the page is told, this game's state goes, the chat stays", () => {
   const { ctl, out } = controller();
   replay(ctl);

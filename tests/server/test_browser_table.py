@@ -248,8 +248,8 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
     bob.click("#chat button[title^='Show the messages of Ann']")  # and back: both lines are there again
     bob.wait_for_function("() => document.querySelectorAll('#chat .chat-text').length === 2")
     # A reaction tapped by Ann rises over her seat in Bob's browser.
-    ann.click(".reaction-button:has-text('🔥')")
-    bob.wait_for_selector(".felt .seat:has(.seat-name:text-is('Ann')) .reaction:has-text('🔥')", timeout=5000)
+    ann.click(".reaction-button:has([data-reaction='🔥'])")
+    bob.wait_for_selector(".felt .seat:has(.seat-name:text-is('Ann')) .reaction [data-reaction='🔥']", timeout=5000)
     watcher.click("#show-chat")
     bob.click("#show-chat")
     ann.click("#show-chat")
@@ -275,6 +275,10 @@ def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerPro
         assert ("(shared)" in places[i]) == shared, (totals, places)
     assert ann.query_selector("#rematch") and bob.query_selector("#rematch") is None  # only the host
     ann.click("#rematch")
+    # Bob did not ask: he is asked whether to play again (and stays until he says so).
+    bob.wait_for_selector("#rematch-offer", timeout=30_000)
+    assert bob.url.endswith("/t/" + code)
+    bob.click("#rematch-accept")
     for page in (ann, bob):
         page.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"), timeout=30_000)
         page.wait_for_selector("#hand .card", timeout=30_000)
@@ -408,7 +412,7 @@ def standing_words(state: dict[str, Any], seat: int) -> str:
     if tricks > bid:
         return f"over by {tricks - bid}"
     if tricks == bid:
-        return "made"
+        return "on target" if left else "made"
     return "missed" if bid - tricks > left else f"needs {bid - tricks} more"
 
 
@@ -595,7 +599,7 @@ def test_a_thirteen_card_hand_on_a_phone_is_one_row(server: ServerProcess, pages
     red = [suit in "HD" for suit in runs]
     if sorted(red).count(True) == 2 and red.count(False) == 2:
         assert all(a != b for a, b in itertools.pairwise(red)), runs
-    labels = phone.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    labels = phone.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.querySelector('.sr').textContent)")
     assert all(re.fullmatch(r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
                             r"(spades|hearts|diamonds|clubs)", label) for label in labels), labels
     shot(phone, "phone-13-cards.png")
@@ -642,11 +646,11 @@ def test_keyboard_only_play_then_drag(server: ServerProcess, pages: Pages) -> No
             break
     else:
         raise AssertionError("Tab never reached the hand")
-    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    label = page.evaluate("() => document.activeElement.querySelector('.sr').textContent")
     assert label.endswith(", playable"), label
     last = page.evaluate("() => document.activeElement === [...document.querySelectorAll('#hand .card')].pop()")
     away, back = ("ArrowLeft", "ArrowRight") if last else ("ArrowRight", "ArrowLeft")
-    focused = "() => document.activeElement.getAttribute('aria-label')"
+    focused = "() => document.activeElement.querySelector('.sr').textContent"
     page.keyboard.press(away)  # the arrows walk along the hand and back
     assert page.evaluate(focused) != label
     page.keyboard.press(back)

@@ -22,8 +22,10 @@ export function isMyTurn(s) {
 
 /**
  * One seat's standing in the hand: `{bid, tricks, state, count}` where state is
- * "waiting" (no bid yet), "secret" (has bid, hidden), "needs" (count more), "made", "over"
- * (by count) or "missed" (cannot make it any more: needs more than the tricks left).
+ * "waiting" (no bid yet), "secret" (has bid, hidden), "needs" (count more), "target" (as many
+ * tricks as the bid with tricks still to play: one more would break it), "made" (the hand is
+ * over and the bid was made), "over" (by count) or "missed" (cannot make it any more: needs more
+ * than the tricks left).
  */
 export function standing(s, seat) {
   const bid = s.bids[seat];
@@ -31,7 +33,7 @@ export function standing(s, seat) {
   if (bid === null || bid === undefined) return { bid: null, tricks, state: s.has_bid[seat] ? "secret" : "waiting", count: 0 };
   const left = tricksLeft(s);
   if (tricks > bid) return { bid, tricks, state: "over", count: tricks - bid };
-  if (tricks === bid) return { bid, tricks, state: "made", count: 0 };
+  if (tricks === bid) return { bid, tricks, state: left > 0 ? "target" : "made", count: 0 };
   if (bid - tricks > left) return { bid, tricks, state: "missed", count: bid - tricks };
   return { bid, tricks, state: "needs", count: bid - tricks };
 }

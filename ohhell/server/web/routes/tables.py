@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from ohhell.errors import OhHellError, RulesError
 from ohhell.fairness import verify_record
-from ohhell.i18n import _
+from ohhell.i18n import N_, _
 from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from ohhell.server.community import duplicate
 from ohhell.server.live.codes import normalize_code
@@ -31,7 +31,8 @@ from ohhell.server.web.forms import (
     rules_json,
     turn_timer,
 )
-from ohhell.server.web.http import creation_body, error, json_body, site
+from ohhell.server.web.http import community, creation_body, error, json_body, refuse, site
+from ohhell.server.web.seat_names import name_is_taken
 
 log = logging.getLogger("ohhell.server")
 
@@ -116,6 +117,13 @@ async def api_join(request: Request) -> Response:
     name = person_name(data.get("name"), server.config.max_name_length)
     if name is None:
         return error(400, _("Please enter your name."))
+    # A guest called "Bot 3" beside the bot at seat 3, or by a signed-in player's name, would
+    # pass for them: refused, with the reason.
+    linked = await community(request).accounts.links(table.code)
+    signed_in = [str(table.seats[seat].name or "") for seat in linked if 0 <= seat < len(table.seats)]
+    if name_is_taken(name, len(table.seats), signed_in):
+        return refuse(409, "name-taken", N_("That name belongs to a bot or a signed-in player at this table; "
+                                            "please choose another."))
     seat = data.get("seat")
     try:
         index, token = await table.join(name, seat if isinstance(seat, int) else None)

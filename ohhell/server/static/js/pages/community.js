@@ -51,7 +51,7 @@ function SignForms({ onSigned }) {
     } catch (error) { setMessage(error.message); }
   };
   return html`<div class="panel narrow" id="sign-forms">
-    <h2>${ct("account_title")}</h2>
+    <h1>${ct("account_title")}</h1>
     <p class="muted">${ct("guest_intro")}</p>
     <form id="sign-form" onSubmit=${submit("/api/account/login")}>
       <label>${ct("user_name")}<input id="account-name" name="username" autocomplete="username" maxlength="24" required
@@ -92,10 +92,10 @@ function AccountPage({ go }) {
   const signedOut = () => { forget(); setAccount(null); };
   const name = account.account.name;
   return html`<div class="panel" id="account">
-    <h2>${ct("signed_in_as", { name })}</h2>
+    <h1>${ct("signed_in_as", { name })}</h1>
     <${Message} text=${notice} />
     <p><a id="my-page" href=${`/u/${encodeURIComponent(name)}`} onClick=${linkTo(go, `/u/${encodeURIComponent(name)}`)}>${ct("my_page")}</a></p>
-    <h3>${ct("my_tables")}</h3>
+    <h2>${ct("my_tables")}</h2>
     <ul class="plain" id="my-tables">${games.map((game) => html`<li key=${game.table}>
       <a href=${`/t/${game.table}`} onClick=${linkTo(go, `/t/${game.table}`)}>${game.table}</a>
       · ${day(game.created)} · ${ct("status_" + game.status)}</li>`)}</ul>
@@ -132,7 +132,7 @@ function Share({ entry }) {
 }
 
 function Figures({ stats }) {
-  return html`<div class="panel" id="figures"><h3>${ct("statistics")}</h3>
+  return html`<div class="panel" id="figures"><h2>${ct("statistics")}</h2>
     <dl class="figures">
       <dt>${ct("games_played")}</dt><dd id="games-count">${stats.games}</dd>
       <dt>${ct("wins")}</dt><dd>${stats.wins}</dd>
@@ -156,7 +156,7 @@ function Figures({ stats }) {
 
 function Games({ games, go }) {
   if (!games.length) return html`<p class="muted">${ct("no_games")}</p>`;
-  return html`<div class="panel"><h3>${ct("finished_games")}</h3><table class="grid wide" id="games">
+  return html`<div class="panel"><h2>${ct("finished_games")}</h2><table class="grid wide" id="games">
     <tr><th>${ct("date")}</th><th>${ct("rules")}</th><th>${ct("place")}</th><th>${ct("total")}</th><th>${ct("points_by_hand")}</th><th></th></tr>
     ${games.map((game) => html`<tr key=${game.table + game.seat}>
       <td>${day(game.finished)}</td><td>${game.preset} · ${game.players}${game.rated ? html` · <strong>${ct("rated")}</strong>` : null}</td>
@@ -180,7 +180,7 @@ function PlayerPage({ name, bot, go }) {
   return html`<div id="player-page">
     <h1>${bot ? ct("bot_title", { level: levelName(bot) }) : data.name}</h1>
     ${bot ? null : html`<p class="muted">${ct("member_since", { date: day(data.since) })}</p>`}
-    <div class="panel" id="ratings"><h3>${ct("ratings_title")}</h3>
+    <div class="panel" id="ratings"><h2>${ct("ratings_title")}</h2>
       ${Object.keys(ratings).length ? html`<ul class="plain">${Object.entries(ratings).map(([name, rating]) => html`<li key=${name}>
         <strong>${name === "all" ? ct("fixed") : family(name).name}</strong>: ${ratingText(rating)}
         ${rating.provisional ? html` <span class="badge">${ct("provisional")}</span>` : null}

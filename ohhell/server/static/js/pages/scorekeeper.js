@@ -38,7 +38,7 @@ function KeptList({ go }) {
   useEffect(() => { keptSheets().then(setKept, () => {}); }, []);
   if (!kept.length) return null;
   kept.sort((a, b) => (b.at || 0) - (a.at || 0));
-  return html`<div class="panel" id="sk-kept"><h3>${t("sk_on_phone")}</h3><ul>
+  return html`<div class="panel" id="sk-kept"><h2>${t("sk_on_phone")}</h2><ul>
     ${kept.map((k) => html`<li key=${k.id}><a href=${"/score/" + k.id} onClick=${(e) => { e.preventDefault(); go("/score/" + k.id); }}>
       ${k.base.names.join(", ")}</a> <span class="muted">${k.base.finished ? t("game_over") : t("hand_open", { n: k.base.hand_index + 1 })}</span></li>`)}
   </ul></div>`;
@@ -82,7 +82,7 @@ export function NewSheet({ config, go }) {
   const knobInput = (k) => html`<${Knob} key=${presetName + players + k.name} knob=${k} value=${checked.knobs[k.name]}
     onChange=${(v) => changeKnob(k.name, v)} />`;
   return html`<form class="panel narrow" id="sk-new" onSubmit=${submit}>
-    <h2>${t("sk_title")}</h2><p class="muted">${t("sk_intro")}</p>
+    <h1>${t("sk_title")}</h1><p class="muted">${t("sk_intro")}</p>
     <label>${t("preset")}<select id="sk-preset" value=${presetName} onChange=${(e) => { setPreset(e.currentTarget.value); setKnobs({}); }}>
       ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
     <fieldset><legend>${t("sk_players_in_order")}</legend>
@@ -110,7 +110,7 @@ function EditHand({ sheet, index, onSave, onCancel }) {
   const hand = sheet.hands[index];
   const [bids, setBids] = useState(hand.bids.map((b) => (b ?? "")));
   const [tricks, setTricks] = useState([...hand.tricks]);
-  return html`<div class="panel" id="sk-edit"><h3>${t("sk_edit_hand", { n: index + 1 })}</h3>
+  return html`<div class="panel" id="sk-edit"><h2>${t("sk_edit_hand", { n: index + 1 })}</h2>
     <table><thead><tr><th></th><th scope="col">${t("bid")}</th><th scope="col">${t("tricks")}</th></tr></thead><tbody>
       ${sheet.names.map((name, seat) => html`<tr key=${seat}><th scope="row">${name}</th>
         <td><input type="number" min="0" max=${hand.size} value=${bids[seat]} data-bid=${seat} aria-label=${name + " · " + t("bid")}
@@ -161,7 +161,7 @@ function CurrentHand({ sheet, change, busy }) {
                    tn("cards_n", s.hand_size), `${t("dealer")}: ${names[s.dealer]}`].join(" · ");
   const askTrump = s.trump_is_turned && s.bids.every((b) => b === null);
   const entered = (s.entered_trumps || [])[s.hand_index];
-  return html`<div class="panel" id="sk-current"><h3 id="sk-heading">${heading}</h3>
+  return html`<div class="panel" id="sk-current"><h2 id="sk-heading">${heading}</h2>
     ${askTrump ? html`<div class="row"><label class="grow">${t("sk_trump_entry")}<input id="sk-trump" maxlength="3" placeholder="7H / S"
       value=${trump} onInput=${(e) => setTrump(e.currentTarget.value)} /></label>
       <button type="button" id="sk-set-trump" onClick=${() => change({ op: "trump", trump })}>${t("sk_set_trump")}</button></div>` : null}
@@ -185,7 +185,7 @@ function Conflict({ kept, onSettle }) {
   const c = kept.conflict;
   const names = kept.base.names;
   return html`<div class="panel sk-conflict" id="sk-conflict" role="alert">
-    <h3>${c.reason === "refused" ? t("sk_conflict_refused", { n: c.hand + 1, message: c.message }) : t("sk_conflict_title", { n: c.hand + 1 })}</h3>
+    <h2>${c.reason === "refused" ? t("sk_conflict_refused", { n: c.hand + 1, message: c.message }) : t("sk_conflict_title", { n: c.hand + 1 })}</h2>
     <p class="muted">${t("sk_conflict_help")}</p>
     <div class="sk-versions"><${HandVersion} names=${names} version=${c.mine} title=${t("sk_on_this_phone")} />
       <${HandVersion} names=${names} version=${c.server} title=${t("sk_on_the_server")} /></div>
@@ -273,19 +273,19 @@ export function SheetView({ id, go }) {
   if (!kept) return message ? html`<p class="error" role="alert" id="sk-message">${message}</p><${Help} />` : null;
   const s = shown(kept);
   const canUndo = kept.pending.length > 0 || s.can_undo;
-  return html`<h2>${t("sk_title")}</h2><p class="muted">${t("sk_link")}</p>
+  return html`<h1>${t("sk_title")}</h1><p class="muted">${t("sk_link")}</p>
     <${Status} kept=${kept} offline=${offline} />
     ${message ? html`<p class="error" role="alert" id="sk-message">${message}</p>` : null}
     ${kept.conflict ? html`<${Conflict} kept=${kept} onSettle=${onSettle} />` : null}
-    ${s.finished ? html`<div class="panel game-over"><h3>${t("game_over")}</h3>
+    ${s.finished ? html`<div class="panel game-over"><h2>${t("game_over")}</h2>
         <p class="winners">${tn("winners", s.winners.length, { names: s.winners.map((w) => s.names[w]).join(", ") })}</p></div>`
       : kept.conflict ? null : html`<${CurrentHand} key=${s.hand_index} sheet=${s} change=${change} busy=${busy} />`}
-    <div class="panel"><div class="sk-sheet-head"><h3>${t("score_sheet")}</h3>
+    <div class="panel"><div class="sk-sheet-head"><h2>${t("score_sheet")}</h2>
       ${canUndo ? html`<button type="button" id="sk-undo" onClick=${() => change({ op: "undo" })}>↶ ${t("sk_undo")}</button>` : null}</div>
       <${ScoreTable} names=${s.names} hands=${s.hands} totals=${s.totals}
         extra=${(index) => (s.hands[index].scores ? html`<button type="button" class="small" data-edit=${index} onClick=${() => setEditing(index)}>${t("sk_edit")}</button>` : null)} /></div>
     ${editing !== null ? html`<${EditHand} key=${editing} sheet=${s} index=${editing} onSave=${change} onCancel=${() => setEditing(null)} />` : null}
-    <div class="panel"><h3>${t("chart")}</h3><${Chart} names=${s.names} series=${s.totals_by_hand} /></div>
+    <div class="panel"><h2>${t("chart")}</h2><${Chart} names=${s.names} series=${s.totals_by_hand} /></div>
     <div class="tools">
       <a class="button" href=${`/api/sheets/${id}?format=record`}>${t("export_record")}</a>
       <a class="button" href=${`/api/sheets/${id}?format=csv`}>${t("export_csv")}</a>

@@ -112,6 +112,7 @@ export class TablePage {
       chat: (text) => ctl().chat(text),
       react: (reaction) => ctl().react(reaction),
       rematch: () => ctl().rematch(),
+      acceptRematch: () => ctl().acceptRematch(),
       panel: (name, fromTab) => this.togglePanel(name, fromTab),
       peek: () => { this.local.peek = !this.local.peek; this.update(); },
       changing: () => { this.local.changing = !this.local.changing; this.update(); },

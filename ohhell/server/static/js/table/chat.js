@@ -3,13 +3,17 @@
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { getPrefs, setPrefs } from "../storage.js";
+import { ReactionIcon, reactionName } from "./reaction.js";
 
 export const REACTIONS = ["👍", "👏", "😮", "😂", "😢", "🔥"];
+/** The longest chat line the server takes (ohhell/server/live/chat.py): the field stops there, and says so. */
+export const CHAT_MAX = 300;
+const CHAT_COUNT_FROM = 200; // below this the count would only distract
 
 export function Reactions({ onReact, disabled, choices = REACTIONS }) {
   return html`<div class="reactions" role="group" aria-label=${t("reactions")}>
     ${choices.map((r) => html`<button type="button" class="reaction-button" key=${r} disabled=${disabled}
-      aria-label=${t("react_with", { reaction: r })} onClick=${() => onReact(r)}>${r}</button>`)}
+      aria-label=${t("react_with", { reaction: reactionName(r) })} onClick=${() => onReact(r)}><${ReactionIcon} reaction=${r} /></button>`)}
   </div>`;
 }
 
@@ -49,10 +53,13 @@ export function Chat({ lines, onSend, error, available }) {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <form class="row chat-form" onSubmit=${send}>
       <label class="grow"><span class="sr">${t("chat_message")}</span>
-        <input id="chat-input" maxlength="300" autocomplete="off" value=${text} placeholder=${t("chat_placeholder")}
-          onInput=${(e) => setText(e.currentTarget.value)} disabled=${!available} /></label>
+        <input id="chat-input" maxlength=${CHAT_MAX} autocomplete="off" value=${text} placeholder=${t("chat_placeholder")}
+          aria-describedby="chat-count" onInput=${(e) => setText(e.currentTarget.value)} disabled=${!available} /></label>
       <button type="submit" id="chat-send" disabled=${!available}>${t("send")}</button>
     </form>
+    <p id="chat-count" class=${"muted small chat-count" + (text.length >= CHAT_MAX ? " full" : "")} aria-live="polite">${
+      text.length >= CHAT_MAX ? t("chat_limit", { max: CHAT_MAX })
+        : text.length >= CHAT_COUNT_FROM ? t("chat_left", { n: CHAT_MAX - text.length, max: CHAT_MAX }) : ""}</p>
     <label class="check"><input type="checkbox" id="chat-mute" checked=${prefs.chatMuted}
       onChange=${(e) => setPrefs({ chatMuted: e.currentTarget.checked })} /> ${t("mute_chat")}</label>
   </div>`;

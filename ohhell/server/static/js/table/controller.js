@@ -43,6 +43,7 @@ function freshTable() {
     unread: 0,
     reactions: {}, // by seat (or "spectators"): {reaction | text, at, name}
     rematch: { available: true, asked: false, error: "" },
+    rematchOffer: null, // the host started a rematch at this table (its code): go, or leave?
     history: null,
   };
 }
@@ -162,8 +163,10 @@ export class TableController {
         this.later(REACTION_MS + 50, () => this.changed());
         break;
       case "moved":
-        this.moveTo(message.table);
-        return;
+        // The one who asked for the rematch goes at once; everybody else is asked first.
+        if (ui.rematch.asked) { this.moveTo(message.table); return; }
+        ui.rematchOffer = message.table;
+        break;
       case "fair":
         // A commitment to the coming deal: add this browser's randomness to it. (After the hand
         // the same message type reveals the seed; the history page reads it from the record.)
@@ -200,7 +203,11 @@ export class TableController {
         ui.collecting = { id, cards: closing.cards, winner: closing.winner, hurry: false };
       ui.summaryHand = s.finished_hands.length - 1;
     }
-    if (ui.collecting && s.current_trick.length) ui.collecting = { ...ui.collecting, hurry: true };
+    // The next trick has begun, or this player is asked to lead it: the finished one must not
+    // lie under the prompt (or under the new cards), so it goes to its winner now.
+    const askedToLead = s.phase === "playing" && s.turn === s.seat && s.seat !== null && !s.current_trick.length;
+    if (ui.collecting && !ui.collecting.hurry && (s.current_trick.length || askedToLead))
+      ui.collecting = { ...ui.collecting, hurry: true };
     if (s.game_over) ui.summaryHand = null;
     // Sounds and the hidden tab's title.
     const mine = isMyTurn(s);
@@ -293,7 +300,7 @@ export class TableController {
     this.pendingAction = null;
     // What belonged to the game goes; the open panel and the chat stay.
     this.ui = { ...this.ui, collected: new Set(), collecting: null, summaryHand: null, summaryShownHand: null,
-      rematch: { available: true, asked: false, error: "" }, history: null };
+      rematch: { available: true, asked: false, error: "" }, rematchOffer: null, history: null };
     this.config.moved(from, code);
   }
 
@@ -363,6 +370,14 @@ export class TableController {
   }
 
   dismissSummary() { this.ui.summaryHand = null; this.changed(); }
+
+  /** Play again: go to the rematch's table (the seat and its token go along). */
+  acceptRematch() {
+    const code = this.ui.rematchOffer;
+    if (!code) return;
+    this.ui.rematchOffer = null;
+    this.moveTo(code);
+  }
   dismissNotice() { this.ui.notice = ""; this.changed(); }
 
   /** A finished trick reached its winner (the view's animation is over). */

@@ -17,7 +17,7 @@ export function JoinForm({ code, seats, name, onJoin }) {
     try { await onJoin(chosen); } catch (error) { setMessage(error.message); }
   };
   return html`<form class="panel narrow" onSubmit=${submit}>
-    <h2>${t("join_title", { code })}</h2>
+    <h1>${t("join_title", { code })}</h1>
     <ul class="plain seats-list">${seats.map((seat, i) => html`<li>${t("seat_n", { n: i + 1 })}: ${seatName(seat, i)}
       ${seat.kind === "bot" ? html` <span class="muted">(${levelName(seat.bot)})</span>` : null}</li>`)}</ul>
     <label>${t("your_name")}<input id="join-name" maxlength="24" value=${typed} required autocomplete="nickname"

@@ -1,10 +1,11 @@
 // A seat at the table: who sits there, the turn (a glowing ring, unmissable), the timer as a ring
 // that turns red before it runs out, the dealer's chip, and the seat's standing in the hand —
-// bid and tricks, "needs 1 more", "made", "over by 1".
+// bid and tricks, "needs 1 more", "on target" (until the hand is over), "made", "over by 1".
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, tn, dealerChip, levelName } from "../i18n.js";
 import { standing } from "../game.js";
 import { seatPlace } from "./geometry.js";
+import { ReactionIcon } from "./reaction.js";
 
 const RING = 2 * Math.PI * 25;
 
@@ -39,6 +40,7 @@ function standingText(info) {
     case "waiting": return ["", ""];
     case "secret": return [t("has_bid"), "✓"];
     case "needs": return [t("needs_more", { n: info.count }), t("needs_short", { n: info.count })];
+    case "target": return [t("on_target"), "◎"];
     case "made": return [t("bid_made"), "✓"];
     case "over": return [t("seat_over_by", { n: info.count }), t("over_short", { n: info.count })];
     case "missed": return [t("bid_missed"), "✗"];
@@ -100,14 +102,14 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
     <div class="seat-text" aria-hidden="true" title=${info.fallback ? t("status_fallback") : undefined}>
       <div class="seat-name" title=${name}>${name}</div>
       ${over
-        ? html`<div class="seat-score"><b>${s.totals[seat]}</b>${place ? html` · <span class="place">${placeText(place)}</span>` : null}</div>`
+        ? html`<div class="seat-score"><b>${s.totals[seat]}</b>${place ? html`<span class="sep"> · </span><span class="place">${placeText(place)}</span>` : null}</div>`
         : html`<div class="seat-score"><b title=${t("total")}>${s.totals[seat]}</b>${numbers ? html` <span class="bid-tricks" title=${t("tricks") + " / " + t("bid")}>${numbers}</span>` : null}</div>
           ${standingLine ? html`<${Standing} whole=${standingLine} short=${standingShort} />`
             : html`<${Standing} whole=${info.fallback ? t("status_stand_in")
               : info.kind !== "human" || info.online && !info.away ? "" : statusText(info)} short=${info.fallback || info.away ? "⚙" : "⚠"} />`}`}
     </div>
     ${acting ? html`<span class="turn-arrow" aria-hidden="true"></span>` : null}
-    ${reaction && reaction.reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true">${reaction.reaction}</span>` : null}
+    ${reaction && reaction.reaction ? html`<span class="reaction" key=${reaction.at} aria-hidden="true"><${ReactionIcon} reaction=${reaction.reaction} /></span>` : null}
     ${reaction && reaction.text ? html`<span class="bubble" key=${reaction.at} aria-hidden="true">${reaction.text}</span>` : null}
   </div>`;
 }

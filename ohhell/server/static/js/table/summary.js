@@ -27,15 +27,23 @@ export function HandSummary({ hand, number, names, me, onClose }) {
   </section>`;
 }
 
-export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet, historyPath, onHistory, stake }) {
+/** The host started a rematch: this player chooses to play again or to leave (nobody is moved unasked). */
+function RematchOffer({ onAccept, onLeave }) {
+  return html`<div class="rematch-offer" id="rematch-offer" role="alertdialog" aria-labelledby="rematch-offer-text">
+    <p id="rematch-offer-text"><strong>${t("rematch_offer")}</strong></p>
+    <div class="row"><button type="button" class="primary" id="rematch-accept" onClick=${onAccept}>${t("rematch_play")}</button>
+      <button type="button" id="rematch-leave" onClick=${onLeave}>${t("rematch_leave")}</button></div>
+  </div>`;
+}
+
+/** The game's end: the winners and the way on (Rematch, History…) first, where a 1366×800 screen shows
+ * them without scrolling; the places, the chart and the settlement below. */
+export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onSheet, historyPath, onHistory, stake, offer, onAccept, onLeave }) {
   const ranking = places(s.totals);
   return html`<section class="game-over panel" id="game-over" aria-labelledby="game-over-title">
     <h2 id="game-over-title">${t("game_over")}</h2>
+    ${offer ? html`<${RematchOffer} onAccept=${onAccept} onLeave=${onLeave} />` : null}
     <p class="winners">${tn("winners", s.winners.length, { names: s.winners.map((w) => names[w]).join(", ") })}</p>
-    <ol class="places">${ranking.map((p) => html`<li key=${p.seat} class=${"place-" + p.place + (p.seat === s.seat ? " me" : "")}>
-      <span class="place">${placeText(p)}</span> <span class="name">${names[p.seat]}</span> <b>${p.total}</b></li>`)}</ol>
-    <${Chart} names=${names} series=${s.finished_hands.map((h) => h.totals)} />
-    <${Settlement} names=${names} totals=${s.totals} stake=${stake} />
     <div class="row actions">
       ${host ? html`<button type="button" class="primary" id="rematch" disabled=${!rematch.available || rematch.asked} onClick=${onRematch}>${t("rematch")}</button>`
         : html`<span class="muted" id="rematch-wait">${t("rematch_host")}</span>`}
@@ -44,5 +52,9 @@ export function GameOver({ s, names, host, rematch, onRematch, onNewTable, onShe
       <a class="button" id="game-history" href=${historyPath} onClick=${(e) => { e.preventDefault(); onHistory(); }}>${t("game_history_link")}</a>
     </div>
     ${rematch.error ? html`<p class="error" role="alert">${rematch.error}</p>` : null}
+    <ol class="places">${ranking.map((p) => html`<li key=${p.seat} class=${"place-" + p.place + (p.seat === s.seat ? " me" : "")}>
+      <span class="place">${placeText(p)}</span> <span class="name">${names[p.seat]}</span> <b>${p.total}</b></li>`)}</ol>
+    <${Chart} names=${names} series=${s.finished_hands.map((h) => h.totals)} />
+    <${Settlement} names=${names} totals=${s.totals} stake=${stake} />
   </section>`;
 }

@@ -13,6 +13,7 @@ import { HandSummary, GameOver } from "./summary.js";
 import { TopBar } from "./topbar.js";
 import { Drawer } from "./drawer.js";
 import { WaitingRoom } from "./waiting.js";
+import { TableKeys } from "./keys.js";
 
 const NOTHING = () => {};
 
@@ -53,6 +54,9 @@ export function TableView({ table, names, local, on }) {
   const away = me !== null && s.table.seats[me].away;
   const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
   return html`<div class=${classes}>
+    <${TableKeys} myTurn=${myTurn && !table.busy} turnKey=${`${s.phase}-${s.hand_index}-${s.completed_tricks.length}-${s.current_trick.length}`}
+      summaryOpen=${!!summaryHand} onEscape=${on.dismissSummary} />
+    <h1 class="sr">${t("table_code", { code })}</h1>
     <${TopBar} s=${s} code=${code} connected=${table.status === "open"} panel=${ui.panel} peek=${local.peek} unread=${ui.unread}
       ownRandomness=${table.ownRandomness} onPanel=${on.panel} onPeek=${on.peek} />
     <div class="table-body"><div class="play-area">
@@ -75,7 +79,7 @@ export function TableView({ table, names, local, on }) {
       </div>
     </div>
     ${s.game_over ? html`<${GameOver} s=${s} names=${names} host=${me !== null && me === s.table.host} rematch=${ui.rematch}
-        stake=${stake}
+        stake=${stake} offer=${ui.rematchOffer} onAccept=${on.acceptRematch} onLeave=${on.newTable}
         onRematch=${on.rematch} onNewTable=${on.newTable} onSheet=${() => on.panel("sheet")}
         historyPath=${`/t/${code}/history`} onHistory=${on.history} />` : null}
     ${me !== null && !s.game_over ? html`<div class=${"hand-zone" + (myTurn ? " my-turn" : "")}>

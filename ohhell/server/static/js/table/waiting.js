@@ -18,7 +18,7 @@ export function WaitingRoom({ s, code, token, names, onStart }) {
   const link = `${location.origin}/t/${code}`;
   const own = token ? `${location.origin}/t/${code}#seat=${token}` : null;
   return html`<div class="panel waiting narrow">
-    <h2>${t("table_code", { code })}</h2>
+    <h1>${t("table_code", { code })}</h1>
     <p>${t("waiting_for_players")}</p>
     <label>${t("invite")}<span class="row"><input readonly value=${link} id="invite-link" />
       <${CopyButton} text=${link} /></span></label>
