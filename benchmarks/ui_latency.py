@@ -14,16 +14,30 @@ For every card played it measures, on each of the three other pages:
 
 The difference is what the browser client adds (parsing, rendering, layout). All pages run in
 one browser on this machine, so their clocks are the same. Also printed: how long the table
-page's updates take (``update()``: the Preact patch plus the animation plan), for updates with
-a 10-card hand. ``--render`` measures instead three ways to render the table side by side
-(Preact+htm as shipped, rebuilding the page with innerHTML as the old client did, and a
-hand-written keyed patch), with their code sizes.
+page's updates take (``update()``: the Preact patch; the cards' flights are planned in the next
+frame, timed apart), for updates with a 10-card hand, against the bare render of the same
+picture measured in the same run (benchmarks/render_comparison.js, before and after the game);
+and every card that took a second or more to show on a screen, with what that screen was doing
+meanwhile (its long tasks and updates) and how busy the machine was (runnable threads, sampled
+every 50 ms). A card's delay runs from its click to its first showing before the same card is
+clicked again (a later deal): never to a later hand's showing.
+
+``--render`` measures instead three ways to render the table side by side (Preact+htm as
+shipped, rebuilding the page with innerHTML as the old client did, and a hand-written keyed
+patch), with their code sizes. ``--throttle 4`` plays one page against bots with its CPU slowed
+down four times through the DevTools protocol (Lighthouse's mobile setting) and prints the total
+blocking time (every task's time past 50 ms) and the longest task over the whole game;
+``--against TREE`` (a worktree of another commit: ``git worktree add --detach ../base main``)
+measures that code the same way, in turn, ``--repeat`` times. ``--profile`` adds the first
+page's CPU profile by function, and the part of it inside ``update()``.
 
     python benchmarks/ui_latency.py               # one game, four browser clients
     python benchmarks/ui_latency.py --render      # only the rendering comparison (a few seconds)
+    python benchmarks/ui_latency.py --throttle 4 --against ../base --repeat 3 --profile
 
 Traffic goes to 127.0.0.1 only; the run stops by itself (``--timeout``). The last line is the
-result: the screen's p95 against the socket's p95 as the anchor.
+result: a 10-card update's p50 and p95 against the bare render's, and the screen's p95 against
+the socket's.
 """
 
 # ruff: noqa: E501  (the page scripts below are JavaScript, kept readable as they are)
@@ -31,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import statistics
 import subprocess
@@ -242,8 +257,13 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
     pages[0].wait_for_timeout(500)
     queue.stop()
     functions: list[tuple[float, str]] = []
+    in_update: list[tuple[float, str]] = []
     if profile:
-        functions = by_function(cdp.send("Profiler.stop")["profile"])
+        taken = cdp.send("Profiler.stop")["profile"]
+        if os.environ.get("UI_LATENCY_PROFILE"):  # a file to keep the whole profile in (DevTools opens it)
+            Path(os.environ["UI_LATENCY_PROFILE"]).write_text(json.dumps(taken))
+        functions = by_function(taken)
+        in_update = by_function(taken, within="update pages/table.js")
     data = [page.evaluate("() => ({clicks: __probe.clicks, arrived: __probe.arrived, shown: __probe.shown, long: __probe.long, "
                           "updates: window.__ohhellUpdates, frames: window.__ohhellFrames || []})") for page in pages]
     for page in pages:
@@ -263,24 +283,40 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
                 arrived = match(mine["clicks"], other["arrived"], next_click)
                 for (card, at, screen), (_, _, socket) in zip(shown, arrived, strict=True):
                     pairs.append((card, i, j, at, screen, socket))
-    return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "seconds": elapsed,
+    return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
             "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
 
-def by_function(profile: dict[str, Any]) -> list[tuple[float, str]]:
-    """A CPU profile's self time (ms) by function (name, file and line), most first."""
+def by_function(profile: dict[str, Any], within: str = "") -> list[tuple[float, str]]:
+    """A CPU profile's self time (ms) by function (name, file and line), most first; ``within``:
+    only the samples taken inside a call of the function of that name (its own and its callees')."""
     nodes = {node["id"]: node for node in profile["nodes"]}
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
     ticks: dict[int, int] = {}
     for sample in profile.get("samples", []):
         ticks[sample] = ticks.get(sample, 0) + 1
     total_us = profile["endTime"] - profile["startTime"]
     per_tick = total_us / max(1, len(profile.get("samples", []))) / 1000
-    spent: dict[str, float] = {}
-    for node_id, count in ticks.items():
+
+    def name_of(node_id: int) -> str:
         frame = nodes[node_id]["callFrame"]
         where = frame["url"].rsplit("/static/js/", 1)[-1] if frame["url"] else ""
-        name = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where else frame["functionName"]
-        spent[name] = spent.get(name, 0.0) + count * per_tick
+        return f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where else frame["functionName"]
+
+    def inside(node_id: int) -> bool:
+        while node_id in nodes:
+            if name_of(node_id).split(":")[0] == within:
+                return True
+            if node_id not in parent:
+                return False
+            node_id = parent[node_id]
+        return False
+
+    spent: dict[str, float] = {}
+    for node_id, count in ticks.items():
+        if within and not inside(node_id):
+            continue
+        spent[name_of(node_id)] = spent.get(name_of(node_id), 0.0) + count * per_tick
     return sorted(((ms, name) for name, ms in spent.items()), reverse=True)
 
 
@@ -313,82 +349,8 @@ def outliers(result: dict[str, Any], over_ms: float) -> list[str]:
     return lines
 
 
-# The rendering comparison: the same picture (four seats, a trick, a 10-card hand with legal
-# cards raised) drawn three ways, updated 2 000 times (a card leaves the hand, the turn and the
-# legal cards change), in one page of the running server.
-RENDER_COMPARISON = r"""
-async () => {
-  const { h, render } = await import("/static/js/vendor/preact.mjs");
-  const htm = (await import("/static/js/vendor/htm.mjs")).default;
-  const html = htm.bind(h);
-  const deck = ["AS","KS","9S","4S","QH","TH","3H","KC","7C","2C","AD","JD","8D"];
-  const frame = (i) => {
-    const hand = deck.slice(0, 10).filter((_, k) => (k + i) % 11 !== 0);
-    return { hand, legal: new Set(hand.filter((_, k) => (k + i) % 3 === 0)), turn: i % 4,
-             trick: deck.slice(10, 10 + (i % 4)), scores: [i, 2 * i, 3 * i, 4 * i] };
-  };
-  const host = document.createElement("div");
-  document.body.append(host);
-  const seats = (f) => [0, 1, 2, 3].map((s) => ({ s, acting: f.turn === s, score: f.scores[s] }));
-  const ways = {
-    preact: (f) => render(html`<div class="felt">${seats(f).map((x) => html`<div key=${x.s} class=${"seat" + (x.acting ? " acting" : "")}>
-        <b>Seat ${x.s}</b> <span>${x.score}</span></div>`)}
-      <div class="trick">${f.trick.map((c) => html`<div key=${c} class="card" data-card=${c}>${c}</div>`)}</div>
-      <div class="hand">${f.hand.map((c, k) => html`<button key=${c} class=${"card" + (f.legal.has(c) ? " legal" : " dim")} data-card=${c}
-        aria-label=${c}>${c}</button>`)}</div></div>`, host),
-    innerHTML: (f) => { host.innerHTML = `<div class="felt">${seats(f).map((x) => `<div class="seat${x.acting ? " acting" : ""}"><b>Seat ${x.s}</b> <span>${x.score}</span></div>`).join("")}
-      <div class="trick">${f.trick.map((c) => `<div class="card" data-card="${c}">${c}</div>`).join("")}</div>
-      <div class="hand">${f.hand.map((c) => `<button class="card${f.legal.has(c) ? " legal" : " dim"}" data-card="${c}" aria-label="${c}">${c}</button>`).join("")}</div></div>`; },
-    keyed: (() => {
-      let built = null;
-      const sync = (parent, items, make, update) => {
-        const old = new Map([...parent.children].map((n) => [n.dataset.card, n]));
-        items.forEach((item, k) => {
-          let node = old.get(item); old.delete(item);
-          if (!node) node = make(item);
-          update(node, item);
-          if (parent.children[k] !== node) parent.insertBefore(node, parent.children[k] || null);
-        });
-        for (const node of old.values()) node.remove();
-      };
-      return (f) => {
-        if (!built) {
-          host.innerHTML = "";
-          const felt = document.createElement("div"); felt.className = "felt";
-          const seatNodes = [0, 1, 2, 3].map((s) => { const d = document.createElement("div"); d.innerHTML = `<b>Seat ${s}</b> <span></span>`; felt.append(d); return d; });
-          const trick = document.createElement("div"); trick.className = "trick";
-          const hand = document.createElement("div"); hand.className = "hand";
-          felt.append(trick, hand); host.append(felt);
-          built = { seatNodes, trick, hand };
-        }
-        seats(f).forEach((x) => { const d = built.seatNodes[x.s]; d.className = "seat" + (x.acting ? " acting" : ""); d.lastChild.textContent = x.score; });
-        sync(built.trick, f.trick, (c) => { const d = document.createElement("div"); d.className = "card"; d.dataset.card = c; d.textContent = c; return d; }, () => {});
-        sync(built.hand, f.hand, (c) => { const b = document.createElement("button"); b.dataset.card = c; b.textContent = c; b.setAttribute("aria-label", c); return b; },
-             (b, c) => { b.className = "card" + (f.legal.has(c) ? " legal" : " dim"); });
-      };
-    })(),
-  };
-  const out = {};
-  for (const [name, draw] of Object.entries(ways)) {
-    host.innerHTML = "";
-    render(null, host);
-    for (let i = 0; i < 200; i++) draw(frame(i));  // warm up
-    const times = [];
-    for (let i = 0; i < 2000; i++) {
-      const t0 = performance.now();
-      draw(frame(i));
-      host.getBoundingClientRect();  // the layout the browser must do before it paints
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    out[name] = { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: times[Math.floor(times.length * 0.5)],
-                  p95: times[Math.floor(times.length * 0.95)] };
-    render(null, host);
-    host.innerHTML = "";
-  }
-  return out;
-}
-"""
+# The rendering comparison (a JavaScript function, kept in its own file: the speed test uses it too).
+RENDER_COMPARISON = (Path(__file__).resolve().parent / "render_comparison.js").read_text()
 
 
 def gz(path: Path) -> int:
@@ -398,7 +360,7 @@ def gz(path: Path) -> int:
 def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
     page = browser.new_page()
     page.goto(url + "/score")
-    compared: dict[str, dict[str, float]] = page.evaluate(RENDER_COMPARISON)
+    compared: dict[str, dict[str, float]] = page.evaluate(RENDER_COMPARISON, 2000)
     page.close()
     return compared
 
@@ -453,6 +415,9 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
         print("  page 1's CPU profile, self time by function (ms):")
         for ms, name in result["functions"][:15]:
             print(f"    {ms:9.1f}  {name}")
+        print(f"  of which inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
+        for ms, name in result["in_update"][:15]:
+            print(f"    {ms:9.1f}  {name}")
     print(f"  {machine()}")
     print(f"ui_latency: a 10-card update p50 {statistics.median(ten):.2f} ms / bare render p50 {bare['p50']:.2f} ms = "
           f"{statistics.median(ten) / bare['p50']:.2f}; p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
@@ -483,6 +448,9 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
                   f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}   {load:.2f}", flush=True)
             if profile:
                 for ms, function in result["functions"][:12]:
+                    print(f"      {ms:9.1f}  {function}")
+                print(f"      inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
+                for ms, function in result["in_update"][:12]:
                     print(f"      {ms:9.1f}  {function}")
     print(f"  {machine()}")
 
