@@ -14,16 +14,30 @@ For every card played it measures, on each of the three other pages:
 
 The difference is what the browser client adds (parsing, rendering, layout). All pages run in
 one browser on this machine, so their clocks are the same. Also printed: how long the table
-page's updates take (``update()``: the Preact patch plus the animation plan), for updates with
-a 10-card hand. ``--render`` measures instead three ways to render the table side by side
-(Preact+htm as shipped, rebuilding the page with innerHTML as the old client did, and a
-hand-written keyed patch), with their code sizes.
+page's updates take (``update()``: the Preact patch; the cards' flights are planned in the next
+frame, timed apart), for updates with a 10-card hand, against the bare render of the same
+picture measured in the same run (benchmarks/render_comparison.js, before and after the game);
+and every card that took a second or more to show on a screen, with what that screen was doing
+meanwhile (its long tasks and updates) and how busy the machine was (runnable threads, sampled
+every 50 ms). A card's delay runs from its click to its first showing before the same card is
+clicked again (a later deal): never to a later hand's showing.
+
+``--render`` measures instead three ways to render the table side by side (Preact+htm as
+shipped, rebuilding the page with innerHTML as the old client did, and a hand-written keyed
+patch), with their code sizes. ``--throttle 4`` plays one page against bots with its CPU slowed
+down four times through the DevTools protocol (Lighthouse's mobile setting) and prints the total
+blocking time (every task's time past 50 ms) and the longest task over the whole game;
+``--against TREE`` (a worktree of another commit: ``git worktree add --detach ../base main``)
+measures that code the same way, in turn, ``--repeat`` times. ``--profile`` adds the first
+page's CPU profile by function, and the part of it inside ``update()``.
 
     python benchmarks/ui_latency.py               # one game, four browser clients
     python benchmarks/ui_latency.py --render      # only the rendering comparison (a few seconds)
+    python benchmarks/ui_latency.py --throttle 4 --against ../base --repeat 3 --profile
 
 Traffic goes to 127.0.0.1 only; the run stops by itself (``--timeout``). The last line is the
-result: the screen's p95 against the socket's p95 as the anchor.
+result: a 10-card update's p50 and p95 against the bare render's, and the screen's p95 against
+the socket's.
 """
 
 # ruff: noqa: E501  (the page scripts below are JavaScript, kept readable as they are)
@@ -31,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import statistics
 import subprocess
@@ -56,8 +71,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 PROBE = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new Set() };
+  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new Set(), long: [] };
   window.__ohhellUpdates = [];
+  window.__ohhellFrames = [];
+  // Every task of 50 ms or more on this page's main thread: [start (epoch ms), duration ms].
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) probe.long.push([performance.timeOrigin + entry.startTime, entry.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) { /* no Long Tasks API: none recorded */ }
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -131,24 +153,58 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def match(clicks: list[tuple[str, float]], events: list[tuple[str, float]]) -> list[float]:
-    """For each click, the delay to the first event of the same card after it (ms)."""
-    delays = []
+def match(clicks: list[tuple[str, float]], events: list[tuple[str, float]],
+          next_click: dict[tuple[str, float], float]) -> list[tuple[str, float, float | None]]:
+    """For each click, (card, click time, delay ms to the first event of that card after it).
+
+    The delay is None when the card was not seen before it was clicked again (a later hand deals
+    it again): matching it to that later hand's event would count the hands between as delay.
+    """
+    out: list[tuple[str, float, float | None]] = []
     for card, clicked in clicks:
-        later = [at for seen, at in events if seen == card and at >= clicked - 1]
-        if later:
-            delays.append(max(0.0, min(later) - clicked))
-    return delays
+        until = next_click.get((card, clicked), float("inf"))
+        later = [at for seen, at in events if seen == card and clicked - 1 <= at < until]
+        out.append((card, clicked, max(0.0, min(later) - clicked) if later else None))
+    return out
 
 
-def serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+class RunQueue:
+    """Samples the machine's runnable threads (/proc/stat procs_running) every 50 ms in a thread:
+    on two shared cores, a page that waits for a CPU shows here, not in its own tasks."""
+
+    def __init__(self) -> None:
+        import threading
+        self.samples: list[tuple[float, int]] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.05):
+            try:
+                for line in Path("/proc/stat").read_text().splitlines():
+                    if line.startswith("procs_running"):
+                        self.samples.append((time.time() * 1000, int(line.split()[1])))
+            except OSError:
+                return
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def between(self, start: float, end: float) -> list[int]:
+        return [n for at, n in self.samples if start <= at <= end]
+
+
+def serve(folder: Path, tree: Path = ROOT) -> tuple[subprocess.Popen[bytes], str]:
+    """``ohhell serve`` of the code in ``tree`` (this checkout, or another worktree: --against)."""
     port = free_port()
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "ohhell.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--database", f"sqlite:///{folder / 'ohhell.db'}", "--log-level", "warning",
          "--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ, "OHHELL_LANG": "en"})
+        stdout=log, stderr=subprocess.STDOUT, cwd=tree, env={**os.environ, "OHHELL_LANG": "en", "PYTHONPATH": str(tree)})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -161,12 +217,19 @@ def serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("ohhell serve did not start")
 
 
-def play_game(browser: Any, url: str, players: int, timeout: float) -> dict[str, Any]:
+def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bool = False, throttle: float = 1.0,
+              profile: bool = False) -> dict[str, Any]:
+    """One whole game. ``alone``: one browser page and bots in the other seats (else a page for
+    every seat); ``throttle``: the first page's CPU slowed down that many times through the
+    DevTools protocol (Lighthouse's mobile setting is 4); ``profile``: the first page's CPU
+    profile (the DevTools protocol's sampling profiler) summed by function."""
+    seats = ["basic"] * (players - 1) if alone else ["open"] * (players - 1)
     created = httpx.post(url + "/api/tables", json={"name": "P1", "preset": "classic", "players": players,
-                                                   "seats": ["open"] * (players - 1), "timer": 0}).json()
+                                                   "seats": seats, "timer": 0}).json()
     code, tokens = created["code"], [created["token"]]
-    for n in range(2, players + 1):
-        tokens.append(httpx.post(f"{url}/api/tables/{code}/join", json={"name": f"P{n}"}).json()["token"])
+    if not alone:
+        for n in range(2, players + 1):
+            tokens.append(httpx.post(f"{url}/api/tables/{code}/join", json={"name": f"P{n}"}).json()["token"])
     pages = []
     sockets: list[str] = []  # every WebSocket the pages open: more than one a page is a reconnection
     for token in tokens:
@@ -178,112 +241,218 @@ def play_game(browser: Any, url: str, players: int, timeout: float) -> dict[str,
         page.evaluate("([code, token]) => localStorage.setItem('ohhell.seats', JSON.stringify({[code]: {token, at: 0}}))",
                       [code, token])
         pages.append(page)
+    cdp = pages[0].context.new_cdp_session(pages[0])
+    if throttle != 1.0:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    if profile:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+        cdp.send("Profiler.start")
+    queue = RunQueue()
     started = time.monotonic()
     for page in pages:
         page.goto(f"{url}/t/{code}")
     pages[0].wait_for_selector("#game-over", timeout=timeout * 1000)
     elapsed = time.monotonic() - started
     pages[0].wait_for_timeout(500)
-    data = [page.evaluate("() => ({clicks: __probe.clicks, arrived: __probe.arrived, shown: __probe.shown, "
-                          "updates: window.__ohhellUpdates})") for page in pages]
+    queue.stop()
+    functions: list[tuple[float, str]] = []
+    in_update: list[tuple[float, str]] = []
+    if profile:
+        taken = cdp.send("Profiler.stop")["profile"]
+        if os.environ.get("UI_LATENCY_PROFILE"):  # a file to keep the whole profile in (DevTools opens it)
+            Path(os.environ["UI_LATENCY_PROFILE"]).write_text(json.dumps(taken))
+        functions = by_function(taken)
+        in_update = by_function(taken, within="update pages/table.js")
+    data = [page.evaluate("() => ({clicks: __probe.clicks, arrived: __probe.arrived, shown: __probe.shown, long: __probe.long, "
+                          "updates: window.__ohhellUpdates, frames: window.__ohhellFrames || []})") for page in pages]
     for page in pages:
         page.context.close()
-    screen: list[float] = []
-    socket: list[float] = []
+    # A click's card, until the same card is clicked again (a later hand): the events between are its.
+    every_click = sorted((at, card) for page in data for card, at in page["clicks"])
+    next_click: dict[tuple[str, float], float] = {}
+    last_seen: dict[str, float] = {}
+    for at, card in reversed(every_click):
+        next_click[(card, at)] = last_seen.get(card, float("inf"))
+        last_seen[card] = at
+    pairs = []  # (card, clicking page, showing page, click time, screen delay, socket delay)
     for i, mine in enumerate(data):
         for j, other in enumerate(data):
             if i != j:
-                screen += match(mine["clicks"], other["shown"])
-                socket += match(mine["clicks"], other["arrived"])
-    updates = [u["ms"] for page in data for u in page["updates"]]
-    ten = [u["ms"] for page in data for u in page["updates"] if u["cards"] == 10]
-    # Where a 10-card update's time goes: the positions read before, the patch (with the layout
-    # the seats' standing lines force), the animation plan after.
-    parts = {part: statistics.median([u.get(part, 0.0) for page in data for u in page["updates"] if u["cards"] == 10] or [0.0])
-             for part in ("snapshot", "render", "animate")}
-    return {"screen": screen, "socket": socket, "updates": updates, "ten": ten, "parts": parts, "seconds": elapsed,
+                shown = match(mine["clicks"], other["shown"], next_click)
+                arrived = match(mine["clicks"], other["arrived"], next_click)
+                for (card, at, screen), (_, _, socket) in zip(shown, arrived, strict=True):
+                    pairs.append((card, i, j, at, screen, socket))
+    return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
             "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
 
-# The rendering comparison: the same picture (four seats, a trick, a 10-card hand with legal
-# cards raised) drawn three ways, updated 2 000 times (a card leaves the hand, the turn and the
-# legal cards change), in one page of the running server.
-RENDER_COMPARISON = r"""
-async () => {
-  const { h, render } = await import("/static/js/vendor/preact.mjs");
-  const htm = (await import("/static/js/vendor/htm.mjs")).default;
-  const html = htm.bind(h);
-  const deck = ["AS","KS","9S","4S","QH","TH","3H","KC","7C","2C","AD","JD","8D"];
-  const frame = (i) => {
-    const hand = deck.slice(0, 10).filter((_, k) => (k + i) % 11 !== 0);
-    return { hand, legal: new Set(hand.filter((_, k) => (k + i) % 3 === 0)), turn: i % 4,
-             trick: deck.slice(10, 10 + (i % 4)), scores: [i, 2 * i, 3 * i, 4 * i] };
-  };
-  const host = document.createElement("div");
-  document.body.append(host);
-  const seats = (f) => [0, 1, 2, 3].map((s) => ({ s, acting: f.turn === s, score: f.scores[s] }));
-  const ways = {
-    preact: (f) => render(html`<div class="felt">${seats(f).map((x) => html`<div key=${x.s} class=${"seat" + (x.acting ? " acting" : "")}>
-        <b>Seat ${x.s}</b> <span>${x.score}</span></div>`)}
-      <div class="trick">${f.trick.map((c) => html`<div key=${c} class="card" data-card=${c}>${c}</div>`)}</div>
-      <div class="hand">${f.hand.map((c, k) => html`<button key=${c} class=${"card" + (f.legal.has(c) ? " legal" : " dim")} data-card=${c}
-        aria-label=${c}>${c}</button>`)}</div></div>`, host),
-    innerHTML: (f) => { host.innerHTML = `<div class="felt">${seats(f).map((x) => `<div class="seat${x.acting ? " acting" : ""}"><b>Seat ${x.s}</b> <span>${x.score}</span></div>`).join("")}
-      <div class="trick">${f.trick.map((c) => `<div class="card" data-card="${c}">${c}</div>`).join("")}</div>
-      <div class="hand">${f.hand.map((c) => `<button class="card${f.legal.has(c) ? " legal" : " dim"}" data-card="${c}" aria-label="${c}">${c}</button>`).join("")}</div></div>`; },
-    keyed: (() => {
-      let built = null;
-      const sync = (parent, items, make, update) => {
-        const old = new Map([...parent.children].map((n) => [n.dataset.card, n]));
-        items.forEach((item, k) => {
-          let node = old.get(item); old.delete(item);
-          if (!node) node = make(item);
-          update(node, item);
-          if (parent.children[k] !== node) parent.insertBefore(node, parent.children[k] || null);
-        });
-        for (const node of old.values()) node.remove();
-      };
-      return (f) => {
-        if (!built) {
-          host.innerHTML = "";
-          const felt = document.createElement("div"); felt.className = "felt";
-          const seatNodes = [0, 1, 2, 3].map((s) => { const d = document.createElement("div"); d.innerHTML = `<b>Seat ${s}</b> <span></span>`; felt.append(d); return d; });
-          const trick = document.createElement("div"); trick.className = "trick";
-          const hand = document.createElement("div"); hand.className = "hand";
-          felt.append(trick, hand); host.append(felt);
-          built = { seatNodes, trick, hand };
-        }
-        seats(f).forEach((x) => { const d = built.seatNodes[x.s]; d.className = "seat" + (x.acting ? " acting" : ""); d.lastChild.textContent = x.score; });
-        sync(built.trick, f.trick, (c) => { const d = document.createElement("div"); d.className = "card"; d.dataset.card = c; d.textContent = c; return d; }, () => {});
-        sync(built.hand, f.hand, (c) => { const b = document.createElement("button"); b.dataset.card = c; b.textContent = c; b.setAttribute("aria-label", c); return b; },
-             (b, c) => { b.className = "card" + (f.legal.has(c) ? " legal" : " dim"); });
-      };
-    })(),
-  };
-  const out = {};
-  for (const [name, draw] of Object.entries(ways)) {
-    host.innerHTML = "";
-    render(null, host);
-    for (let i = 0; i < 200; i++) draw(frame(i));  // warm up
-    const times = [];
-    for (let i = 0; i < 2000; i++) {
-      const t0 = performance.now();
-      draw(frame(i));
-      host.getBoundingClientRect();  // the layout the browser must do before it paints
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    out[name] = { mean: times.reduce((a, b) => a + b, 0) / times.length, p95: times[Math.floor(times.length * 0.95)] };
-    render(null, host);
-    host.innerHTML = "";
-  }
-  return out;
-}
-"""
+def by_function(profile: dict[str, Any], within: str = "") -> list[tuple[float, str]]:
+    """A CPU profile's self time (ms) by function (name, file and line), most first; ``within``:
+    only the samples taken inside a call of the function of that name (its own and its callees')."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+    ticks: dict[int, int] = {}
+    for sample in profile.get("samples", []):
+        ticks[sample] = ticks.get(sample, 0) + 1
+    total_us = profile["endTime"] - profile["startTime"]
+    per_tick = total_us / max(1, len(profile.get("samples", []))) / 1000
+
+    def name_of(node_id: int) -> str:
+        frame = nodes[node_id]["callFrame"]
+        where = frame["url"].rsplit("/static/js/", 1)[-1] if frame["url"] else ""
+        return f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where else frame["functionName"]
+
+    def inside(node_id: int) -> bool:
+        while node_id in nodes:
+            if name_of(node_id).split(":")[0] == within:
+                return True
+            if node_id not in parent:
+                return False
+            node_id = parent[node_id]
+        return False
+
+    spent: dict[str, float] = {}
+    for node_id, count in ticks.items():
+        if within and not inside(node_id):
+            continue
+        spent[name_of(node_id)] = spent.get(name_of(node_id), 0.0) + count * per_tick
+    return sorted(((ms, name) for name, ms in spent.items()), reverse=True)
+
+
+def blocking(long_tasks: list[list[float]]) -> tuple[float, float, int]:
+    """Total blocking time (each task's time past 50 ms, summed, as Lighthouse), the longest task, their count."""
+    durations = [duration for _, duration in long_tasks]
+    return sum(max(0.0, d - 50) for d in durations), max(durations, default=0.0), len(durations)
+
+
+def outliers(result: dict[str, Any], over_ms: float) -> list[str]:
+    """What each screen was doing while a card took longer than ``over_ms`` to show on it."""
+    lines = []
+    data, queue = result["data"], result["queue"]
+    for card, i, j, at, screen, socket in sorted(result["pairs"], key=lambda p: -(p[4] or 0)):
+        if screen is None or screen < over_ms:
+            continue
+        end = at + screen
+        tasks = [(start, d) for start, d in data[j]["long"] if start < end and start + d > at]
+        updates = [u for u in data[j]["updates"] if at <= u.get("at", 0) <= end]
+        running = queue.between(at, end)
+        lines.append(
+            f"    {card} played on page {i + 1}, shown on page {j + 1} after {screen:.0f} ms (its socket had it after "
+            f"{socket if socket is None else round(socket)} ms): page {j + 1} ran {len(tasks)} long tasks then "
+            f"({sum(d for _, d in tasks):.0f} ms, longest {max((d for _, d in tasks), default=0):.0f} ms), "
+            f"{len(updates)} updates ({sum(u['ms'] for u in updates):.0f} ms); machine: "
+            f"{statistics.mean(running) if running else float('nan'):.1f} runnable threads on average, "
+            f"max {max(running, default=0)}")
+        if len(lines) >= 8:
+            break
+    return lines
+
+
+# The rendering comparison (a JavaScript function, kept in its own file: the speed test uses it too).
+RENDER_COMPARISON = (Path(__file__).resolve().parent / "render_comparison.js").read_text()
 
 
 def gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), 9))
+
+
+def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
+    page = browser.new_page()
+    page.goto(url + "/score")
+    compared: dict[str, dict[str, float]] = page.evaluate(RENDER_COMPARISON, 2000)
+    page.close()
+    return compared
+
+
+def machine() -> str:
+    load = os.getloadavg()
+    return f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores"
+
+
+def print_render(compared: dict[str, dict[str, float]]) -> None:
+    app = sum(gz(p) for p in (STATIC / "js").rglob("*.js") if "vendor" not in p.parts)
+    vendor = {name: gz(STATIC / "js" / "vendor" / name) for name in ("preact.mjs", "hooks.mjs", "htm.mjs")}
+    print("rendering the table (2000 updates of a 10-card hand, four seats, a trick):")
+    print(f"  {'way':<12}{'mean ms':>10}{'p50 ms':>10}{'p95 ms':>10}   library size (gzip)")
+    sizes = {"preact": f"{vendor['preact.mjs'] + vendor['htm.mjs']} B preact+htm"
+                       f" (+{vendor['hooks.mjs']} B hooks)", "innerHTML": "0", "keyed": "0 (hand-written)"}
+    for name, figures in compared.items():
+        print(f"  {name:<12}{figures['mean']:>10.3f}{figures['p50']:>10.3f}{figures['p95']:>10.3f}   {sizes[name]}")
+    print(f"  the client's own modules: {app} B gzip")
+    print(f"  {machine()}")
+
+
+def report_game(result: dict[str, Any], bare: dict[str, float], players: int, outlier_ms: float) -> None:
+    pairs = result["pairs"]
+    screen = [p[4] for p in pairs if p[4] is not None]
+    socket = [p[5] for p in pairs if p[5] is not None]
+    unseen = sum(1 for p in pairs if p[4] is None)
+    print(f"{players} browser clients, one game: {result['clicks']} cards played in {result['seconds']:.1f} s, "
+          f"{len(pairs)} (card, other screen) pairs, {unseen} of them never shown before the card's next deal")
+    print(f"  click -> other screen shows the card: p50 {statistics.median(screen):.1f} ms, p95 {percentile(screen, .95):.1f} ms, "
+          f"max {max(screen):.1f} ms")
+    print(f"  click -> other page's socket has it (server): p50 {statistics.median(socket):.1f} ms, "
+          f"p95 {percentile(socket, .95):.1f} ms, max {max(socket):.1f} ms")
+    print(f"  reconnections (a connection that did not answer a ping within 3 s, or closed): {result['reconnections']}")
+    updates = [u["ms"] for page in result["data"] for u in page["updates"]]
+    ten = [u["ms"] for page in result["data"] for u in page["updates"] if u["cards"] == 10]
+    frames = [f["ms"] for page in result["data"] for f in page["frames"]]
+    print(f"  table page update(): p50 {statistics.median(updates):.2f} ms, p95 {percentile(updates, .95):.2f} ms over "
+          f"{len(updates)} updates; with a 10-card hand p50 {statistics.median(ten):.2f} ms, p95 {percentile(ten, .95):.2f} ms")
+    if frames:
+        print(f"  the frame's animation plan (frame.js, reads then writes): p50 {statistics.median(frames):.2f} ms, "
+              f"p95 {percentile(frames, .95):.2f} ms over {len(frames)} frames")
+    print(f"  the bare render in the same run: p50 {bare['p50']:.2f} ms, p95 {bare['p95']:.2f} ms")
+    slow = [p for p in pairs if p[4] is not None and p[4] >= outlier_ms]
+    print(f"  cards that took {outlier_ms:.0f} ms or more to show: {len(slow)}")
+    for line in outliers(result, outlier_ms):
+        print(line)
+    long_tasks = [t for page in result["data"] for t in page["long"]]
+    total, longest, count = blocking(long_tasks)
+    print(f"  long tasks on the four pages: {count}, longest {longest:.0f} ms, blocking {total:.0f} ms in all")
+    if result["functions"]:
+        print("  page 1's CPU profile, self time by function (ms):")
+        for ms, name in result["functions"][:15]:
+            print(f"    {ms:9.1f}  {name}")
+        print(f"  of which inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
+        for ms, name in result["in_update"][:15]:
+            print(f"    {ms:9.1f}  {name}")
+    print(f"  {machine()}")
+    print(f"ui_latency: a 10-card update p50 {statistics.median(ten):.2f} ms / bare render p50 {bare['p50']:.2f} ms = "
+          f"{statistics.median(ten) / bare['p50']:.2f}; p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
+          f"{percentile(ten, .95) / bare['p95']:.2f}; screen p95 {percentile(screen, .95):.1f} ms vs socket p95 "
+          f"{percentile(socket, .95):.1f} ms")
+
+
+def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: float, repeat: int, timeout: float,
+              profile: bool) -> None:
+    """One page (and bots) under ``rate``× CPU slowdown, a whole game for each tree, in turn, ``repeat`` times."""
+    print(f"one browser page and {players - 1} bots, the page's CPU slowed {rate:g}× (DevTools protocol), a whole game:")
+    print(f"  {'code':<10}{'run':>4}{'seconds':>9}{'long tasks':>12}{'longest ms':>12}{'TBT ms':>9}"
+          f"{'upd p50':>9}{'upd p95':>9}   load")
+    for run in range(repeat):
+        for name, tree in trees if run % 2 == 0 else list(reversed(trees)):
+            with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
+                process, url = serve(Path(tmp), tree)
+                try:
+                    result = play_game(browser, url, players, timeout, alone=True, throttle=rate, profile=profile)
+                finally:
+                    process.terminate()
+                    process.wait(timeout=10)
+            page = result["data"][0]
+            total, longest, count = blocking(page["long"])
+            updates = [u["ms"] for u in page["updates"]]
+            load = os.getloadavg()[0]
+            print(f"  {name:<10}{run + 1:>4}{result['seconds']:>9.1f}{count:>12}{longest:>12.0f}{total:>9.0f}"
+                  f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}   {load:.2f}", flush=True)
+            if profile:
+                for ms, function in result["functions"][:12]:
+                    print(f"      {ms:9.1f}  {function}")
+                print(f"      inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
+                for ms, function in result["in_update"][:12]:
+                    print(f"      {ms:9.1f}  {function}")
+    print(f"  {machine()}")
 
 
 def main() -> None:
@@ -291,58 +460,44 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=600, help="seconds before giving up on the game")
     parser.add_argument("--render", action="store_true", help="only compare ways of rendering the table")
+    parser.add_argument("--throttle", type=float, default=0, metavar="RATE",
+                        help="one page and bots, its CPU slowed RATE times (4: Lighthouse's mobile setting)")
+    parser.add_argument("--against", type=Path, action="append", default=[], metavar="TREE",
+                        help="with --throttle: also measure the code in TREE (a worktree of another commit), in turn")
+    parser.add_argument("--repeat", type=int, default=1, help="with --throttle: rounds of games")
+    parser.add_argument("--profile", action="store_true", help="print the first page's CPU profile by function")
+    parser.add_argument("--outlier-ms", type=float, default=1000, help="explain the cards that took this long to show")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
-        process, url = serve(Path(tmp))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            if args.throttle:
+                trees = [(tree.name, tree.resolve()) for tree in args.against] + [("this", ROOT)]
+                throttled(browser, trees, args.players, args.throttle, args.repeat, args.timeout, args.profile)
+                return
+            with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
+                process, url = serve(Path(tmp))
                 try:
+                    compared = bare_render(browser, url)
                     if args.render:
-                        page = browser.new_page()
-                        page.goto(url + "/score")
-                        compared = page.evaluate(RENDER_COMPARISON)
-                        page.close()
-                        app = sum(gz(p) for p in (STATIC / "js").rglob("*.js") if "vendor" not in p.parts)
-                        vendor = {name: gz(STATIC / "js" / "vendor" / name) for name in ("preact.mjs", "hooks.mjs", "htm.mjs")}
-                        print("rendering the table (2000 updates of a 10-card hand, four seats, a trick):")
-                        print(f"  {'way':<12}{'mean ms':>10}{'p95 ms':>10}   library size (gzip)")
-                        sizes = {"preact": f"{vendor['preact.mjs'] + vendor['htm.mjs']} B preact+htm"
-                                           f" (+{vendor['hooks.mjs']} B hooks)", "innerHTML": "0", "keyed": "0 (hand-written)"}
-                        for name, figures in compared.items():
-                            print(f"  {name:<12}{figures['mean']:>10.3f}{figures['p95']:>10.3f}   {sizes[name]}")
-                        print(f"  the client's own modules: {app} B gzip")
-                        load = os.getloadavg()
-                        print(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+                        print_render(compared)
                         preact, rebuilt = compared["preact"]["mean"], compared["innerHTML"]["mean"]
                         print(f"ui_latency --render: preact+htm {preact:.3f} ms a 10-card update vs innerHTML rebuild "
                               f"{rebuilt:.3f} ms: ratio {preact / rebuilt:.2f}")
                         return
-                    result = play_game(browser, url, args.players, args.timeout)
+                    result = play_game(browser, url, args.players, args.timeout, profile=args.profile)
+                    after = bare_render(browser, url)["preact"]
                 finally:
-                    browser.close()
+                    process.terminate()
+                    process.wait(timeout=10)
         finally:
-            process.terminate()
-            process.wait(timeout=10)
-    screen, socket = result["screen"], result["socket"]
-    load = os.getloadavg()
-    print(f"{args.players} browser clients, one game: {result['clicks']} cards played in {result['seconds']:.1f} s, "
-          f"{len(screen)} (card, other screen) pairs")
-    print(f"  click -> other screen shows the card: p50 {statistics.median(screen):.1f} ms, p95 {percentile(screen, .95):.1f} ms, "
-          f"max {max(screen):.1f} ms")
-    print(f"  click -> other page's socket has it (server): p50 {statistics.median(socket):.1f} ms, "
-          f"p95 {percentile(socket, .95):.1f} ms")
-    print(f"  reconnections (a connection that did not answer a ping within 3 s, or closed): {result['reconnections']}")
-    updates, ten = result["updates"], result["ten"]
-    print(f"  table page update(): p50 {statistics.median(updates):.2f} ms, p95 {percentile(updates, .95):.2f} ms over "
-          f"{len(updates)} updates; with a 10-card hand p50 {statistics.median(ten):.2f} ms, p95 {percentile(ten, .95):.2f} ms")
-    print("  a 10-card update's parts (p50 ms): " + ", ".join(f"{part} {ms:.2f}" for part, ms in result["parts"].items()))
-    print(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    verdict = "meets" if percentile(screen, .95) < 150 else "misses"
-    print(f"ui_latency: screen p95 {percentile(screen, .95):.1f} ms vs socket (server) p95 {percentile(socket, .95):.1f} ms: "
-          f"ratio {percentile(screen, .95) / max(0.1, percentile(socket, .95)):.2f}; {verdict} the 150 ms target")
+            browser.close()
+    # The bare render before and after the game, their mean: the machine's load changes meanwhile.
+    before = compared["preact"]
+    bare = {part: (before[part] + after[part]) / 2 for part in ("p50", "p95")}
+    report_game(result, bare, args.players, args.outlier_ms)
 
 
 if __name__ == "__main__":

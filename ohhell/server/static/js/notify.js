@@ -8,7 +8,8 @@ let lastTurn = { myTurn: false, text: "" };
 
 export function setBaseTitle(title) {
   baseTitle = title;
-  if (!flagged) document.title = title;
+  // Called on every table update: the title is written only when it changes (a write is work).
+  if (!flagged && document.title !== title) document.title = title;
 }
 
 /** Called on every update with whether it is this player's turn. */

@@ -1,14 +1,15 @@
 // The table page: it joins the controller (table/controller.js: the server's messages, the
 // game's state, what was sent) to the socket (net/socket.js) and to the view (table/view.js:
-// Preact components drawn from props). Every update goes through `update()`, which remembers
-// where the cards are, lets Preact patch the page (only what changed: focus, open menus and
-// scroll survive) and then moves the cards from their old places to their new ones.
+// Preact components drawn from props). Every update goes through `update()`, which lets Preact
+// patch the page (only what changed: focus, open menus and scroll survive; the seats, the hand
+// and the trick are drawn again only when their picture changed) and reads no layout: the cards'
+// flights from their old places to their new ones are planned in the next frame (frame.js).
 import { html, render } from "../html.js";
 import { t, language } from "../i18n.js";
 import { api } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { seatsStored, storeSeat, savedName, saveName, getPrefs, onPrefs } from "../storage.js";
-import { snapshot, animate } from "../anim.js";
+import { FramePlanner } from "../frame.js";
 import { play as playSound } from "../sound.js";
 import { turnChanged, setBaseTitle } from "../notify.js";
 import { TableController } from "../table/controller.js";
@@ -32,6 +33,7 @@ export class TablePage {
     if (this.ctl) this.ctl.stop();
     if (this.socket) this.socket.stop();
     if (this.resizer) this.resizer.disconnect();
+    if (this.planner) this.planner.stop();
     this.unsubscribe();
     this.stopped = true;
     turnChanged(false, "");
@@ -153,17 +155,14 @@ export class TablePage {
   update() {
     if (this.stopped || !this.ctl) return;
     const started = performance.now();
-    const before = snapshot(this.root);
-    const snapped = performance.now();
-    render(this.view(), this.root); // the seats' standing lines measure themselves in it: the page's layout
-    const rendered = performance.now();
-    animate(this.root, before);
-    // benchmarks/ui_latency.py asks for the time each update takes, and its parts (off otherwise).
+    render(this.view(), this.root);
+    if (!this.planner) this.planner = new FramePlanner(this.root);
+    this.planner.changed();
+    // benchmarks/ui_latency.py asks for the time each update takes (off otherwise).
     const s = this.ctl.s;
     if (window.__ohhellUpdates) {
-      const done = performance.now();
-      window.__ohhellUpdates.push({ ms: done - started, cards: s && s.hand ? s.hand.length : 0,
-        snapshot: snapped - started, render: rendered - snapped, animate: done - rendered });
+      window.__ohhellUpdates.push({ ms: performance.now() - started, cards: s && s.hand ? s.hand.length : 0,
+        at: performance.timeOrigin + started });
     }
     if (!this.resizer) this.measure(this.root.querySelector(".hand"));
   }

@@ -1,13 +1,13 @@
 // The player's hand: sorted by suit (trump at the right end, colours alternating), fanned in one
 // row however many cards, the playable ones raised and the others dimmed when it is their turn.
 // Play by click or tap, by dragging to the table, or by keyboard (arrows move, Enter plays).
-import { html, useRef } from "../html.js";
+import { html, memo, useRef } from "../html.js";
 import { t, cardSpoken } from "../i18n.js";
 import { dragCard } from "../drag.js";
 import { fan } from "./geometry.js";
 import { CardFace, suitClass } from "./card.js";
 
-export function Hand({ cards, playable, myTurn, width, cardWidth, hinted, dealer, onPlay }) {
+function HandPicture({ cards, playable, myTurn, width, cardWidth, hinted, dealer, onPlay }) {
   const box = useRef(null);
   const margin = 10; // the outer cards tilt: keep their corners on the screen
   const layout = fan(cards.length, Math.max(0, width - 2 * margin), cardWidth);
@@ -49,3 +49,6 @@ export function Hand({ cards, playable, myTurn, width, cardWidth, hinted, dealer
     })}
   </div>`;
 }
+
+/** The hand, drawn again only when its cards, the playable ones, the turn or the room changed. */
+export const Hand = memo(HandPicture);

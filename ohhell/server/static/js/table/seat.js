@@ -1,9 +1,10 @@
 // A seat at the table: who sits there, the turn (a glowing ring, unmissable), the timer as a ring
 // that turns red before it runs out, the dealer's chip, and the seat's standing in the hand —
 // bid and tricks, "needs 1 more", "on target" (until the hand is over), "made", "over by 1".
-import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
+import { html, memo, samePicture, sameProps, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, tn, dealerChip, levelName } from "../i18n.js";
 import { standing } from "../game.js";
+import { inNextFrame } from "../frame.js";
 import { seatPlace } from "./geometry.js";
 import { ReactionIcon } from "./reaction.js";
 
@@ -51,7 +52,8 @@ function standingText(info) {
 /**
  * The standing line under a seat's name: the whole text when it fits the seat (a desktop),
  * else its short form (a phone, many seats, long words), the whole text in its title. Measured
- * after each render, before the page is painted; tried again when the window changes size.
+ * when its text (or the window's size) changes, in the next frame with the other layout reads
+ * (frame.js), before that frame is painted: a table update itself lays nothing out.
  */
 function Standing({ whole, short }) {
   const line = useRef(null);
@@ -59,10 +61,11 @@ function Standing({ whole, short }) {
   const key = whole + "|" + window.innerWidth + "x" + window.innerHeight;
   const compact = Boolean(short) && short !== whole && tooLong === key;
   useLayoutEffect(() => {
-    const node = line.current;
-    if (!node || compact || !short || short === whole) return;
-    if (node.scrollWidth > node.clientWidth + 0.5) setTooLong(key);
-  });
+    if (compact || !short || short === whole) return undefined;
+    return inNextFrame(
+      () => { const node = line.current; return !!node && node.isConnected && node.scrollWidth > node.clientWidth + 0.5; },
+      (overflows) => { if (overflows) setTooLong(key); });
+  }, [key, short, compact]);
   return html`<div class=${"seat-standing" + (compact ? " compact" : "")} ref=${line} title=${compact ? whole : undefined}>${compact ? short : whole}</div>`;
 }
 
@@ -76,7 +79,7 @@ export function statusText(seatInfo) {
   return seatInfo.online ? t("status_online") : t("status_offline");
 }
 
-export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, place, reaction, onWarn }) {
+function SeatPicture({ s, seat, k, count, name, acting, deadline, timerLength, place, reaction, onWarn }) {
   const info = s.table.seats[seat];
   const mine = seat === s.seat;
   const over = s.game_over;
@@ -117,3 +120,17 @@ export function Seat({ s, seat, k, count, name, acting, deadline, timerLength, p
 export function placeText(place) {
   return place.shared ? t("place_shared", { n: place.place }) : t("place_n", { n: place.place });
 }
+
+/** What a seat reads of the game's state: when none of it changed, the seat is not drawn again. */
+function seatReads(s, seat) {
+  return [s.table.seats[seat], s.seat, s.game_over, s.dealer, s.totals[seat], standing(s, seat)];
+}
+
+/** Whether two seats' props draw the same seat (the state compared by what the seat reads of it). */
+export function sameSeat(a, b) {
+  const { s: before, ...restBefore } = a;
+  const { s: after, ...restAfter } = b;
+  return sameProps(restBefore, restAfter) && samePicture(seatReads(before, a.seat), seatReads(after, b.seat));
+}
+
+export const Seat = memo(SeatPicture, sameSeat);
