@@ -242,3 +242,30 @@ def test_a_signed_in_player_waits_under_their_account_with_their_rating(sqlite_u
         engine.dispose()
         assert [(row.name, row.family, row.rating, row.account is not None) for row in rows] == [
             ("Gus", "classic", None, False), ("Ann", "bid-squared", 1800.0, True)]
+
+
+def test_a_quick_play_game_is_rated_and_a_signed_in_players_seat_is_theirs(tmp_path: Path) -> None:
+    """docs/accounts.md: quick-play games are rated; the seat of a signed-in player is linked to
+    their account as the table is made (so their rating moves when it ends), a guest's is not."""
+    from sqlalchemy import select
+
+    from ohhell.server.community.accounts import accounts, seat_links
+
+    async def scenario(quick: QuickPlay, clock: list[float], store: Store) -> None:
+        await store.write(lambda conn: conn.execute(accounts.insert().values(
+            id="acc-ann", name="Ann", name_key="ann", password_hash="x", created=0.0)))
+        ann, _a = await quick.join("Ann", "classic", 3, "basic", account="acc-ann", rating=1500.0)
+        gus, _g = await quick.join("Gus", "classic", 3, "basic")
+        clock[0] += 5.0
+        await quick.poll(gus)
+        clock[0] += 5.0
+        seated = await quick.poll(ann)
+        assert seated.status == pool.SEATED and seated.code is not None
+        table = quick.tables.owned(seated.code)
+        assert table is not None and table.settings.extra.get("rated") is True
+        with store.engine.connect() as conn:
+            links = conn.execute(select(seat_links.c.seat, seat_links.c.account_id)
+                                 .where(seat_links.c.table_id == seated.code)).all()
+        assert [(row.seat, row.account_id) for row in links] == [(seated.seat, "acc-ann")]
+        assert (await quick.poll(gus)).status == pool.SEATED
+    run(tmp_path, scenario)

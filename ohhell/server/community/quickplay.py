@@ -29,9 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from sqlalchemy import select
+
 from ohhell.errors import OhHellError
 from ohhell.i18n import _
 from ohhell.rules import PRESETS, Rules, preset
+from ohhell.server.community.accounts import accounts, seat_links
 from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES, MU, rating_family
 from ohhell.server.live.manager import OPEN, TableManager
 from ohhell.server.live.seats import TIMER_MODES
@@ -218,7 +221,9 @@ class QuickPlay:
     async def _seat(self, group: list[Ticket], rules: Rules) -> None:
         """Make the table of a claimed group and write each person's seat into their ticket."""
         bots = [group[0].level] * (rules.players - len(group))
-        extra = {"quickplay": {"family": rating_family(rules)}}
+        # Rated, as docs/accounts.md says of quick play: each signed-in player's seat is linked to
+        # their account when it is made (their page need not claim it), guests count as newcomers.
+        extra = {"rated": True, "quickplay": {"family": rating_family(rules)}}
         try:
             table = await self.tables.create_seated(rules, [OPEN] * len(group) + bots, TIMER_MODES["relaxed"],
                                                     extra=extra)
@@ -230,9 +235,16 @@ class QuickPlay:
             raise
         code = table.code
 
+        now = self.clock()
+
         def write(conn: Any) -> None:
             for ticket, index, token in seated:
                 pool.seat(conn, ticket.id, code, index, token)
+                # (an account deleted while it waited has no seat to link)
+                if ticket.account is not None and conn.execute(
+                        select(accounts.c.id).where(accounts.c.id == ticket.account)).first() is not None:
+                    conn.execute(seat_links.insert().values(table_id=code, seat=index, account_id=ticket.account,
+                                                            linked=now))
 
         await self.store.write(write)
 

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from ohhell.game import State
 from ohhell.rules import Rules
-from ohhell.server.community import embargo
+from ohhell.server.community import embargo, friends
 from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig, AccountService, seat_links
 from ohhell.server.community.ratings import Competitor, rate_game, rating_family
 from ohhell.server.community.replay import rebuild_state
@@ -62,6 +62,7 @@ class Community:
         self.store = store
         self.accounts = AccountService(store, config)
         self.accounts.on_delete.append(self._forget_account)
+        self.accounts.on_delete.append(friends.forget)
         self.finish_listeners: list[Any] = []
         """More callables ``(table, results)`` run when a game has finished (events, daily deal)."""
 
