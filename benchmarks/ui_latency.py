@@ -218,7 +218,7 @@ def serve(folder: Path, tree: Path = ROOT) -> tuple[subprocess.Popen[bytes], str
 
 
 def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bool = False, throttle: float = 1.0,
-              profile: bool = False) -> dict[str, Any]:
+              profile: bool = False, trace: Path | None = None) -> dict[str, Any]:
     """One whole game. ``alone``: one browser page and bots in the other seats (else a page for
     every seat); ``throttle``: the first page's CPU slowed down that many times through the
     DevTools protocol (Lighthouse's mobile setting is 4); ``profile``: the first page's CPU
@@ -248,6 +248,8 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
         cdp.send("Profiler.enable")
         cdp.send("Profiler.setSamplingInterval", {"interval": 200})
         cdp.send("Profiler.start")
+    if trace:
+        browser.start_tracing(page=pages[0], path=str(trace), categories=["devtools.timeline"])
     queue = RunQueue()
     started = time.monotonic()
     for page in pages:
@@ -256,6 +258,8 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
     elapsed = time.monotonic() - started
     pages[0].wait_for_timeout(500)
     queue.stop()
+    if trace:
+        browser.stop_tracing()
     functions: list[tuple[float, str]] = []
     in_update: list[tuple[float, str]] = []
     if profile:
@@ -275,14 +279,16 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
     for at, card in reversed(every_click):
         next_click[(card, at)] = last_seen.get(card, float("inf"))
         last_seen[card] = at
-    pairs = []  # (card, clicking page, showing page, click time, screen delay, socket delay)
+    # (card, clicking page, showing page, click time, screen delay, socket delay, the delay to any later showing)
+    pairs = []
     for i, mine in enumerate(data):
         for j, other in enumerate(data):
             if i != j:
                 shown = match(mine["clicks"], other["shown"], next_click)
                 arrived = match(mine["clicks"], other["arrived"], next_click)
-                for (card, at, screen), (_, _, socket) in zip(shown, arrived, strict=True):
-                    pairs.append((card, i, j, at, screen, socket))
+                unbounded = match(mine["clicks"], other["shown"], {})  # as this benchmark matched before
+                for (card, at, screen), (_, _, socket), (_, _, old) in zip(shown, arrived, unbounded, strict=True):
+                    pairs.append((card, i, j, at, screen, socket, old))
     return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
             "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
@@ -320,6 +326,21 @@ def by_function(profile: dict[str, Any], within: str = "") -> list[tuple[float, 
     return sorted(((ms, name) for name, ms in spent.items()), reverse=True)
 
 
+def main_thread_work(trace: Path) -> list[tuple[float, int, str]]:
+    """A Chromium trace's work on the renderer's main thread by kind (style, layout, paint, script):
+    the total ms of each kind of event and their count, most first (nested kinds overlap)."""
+    events = json.loads(trace.read_text())
+    events = events.get("traceEvents", events) if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spent: dict[str, list[float]] = {}
+    for e in events:
+        if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) in main:
+            kind = spent.setdefault(e["name"], [0.0, 0])
+            kind[0] += e.get("dur", 0) / 1000
+            kind[1] += 1
+    return sorted(((ms, int(n), name) for name, (ms, n) in spent.items()), reverse=True)
+
+
 def blocking(long_tasks: list[list[float]]) -> tuple[float, float, int]:
     """Total blocking time (each task's time past 50 ms, summed, as Lighthouse), the longest task, their count."""
     durations = [duration for _, duration in long_tasks]
@@ -330,7 +351,7 @@ def outliers(result: dict[str, Any], over_ms: float) -> list[str]:
     """What each screen was doing while a card took longer than ``over_ms`` to show on it."""
     lines = []
     data, queue = result["data"], result["queue"]
-    for card, i, j, at, screen, socket in sorted(result["pairs"], key=lambda p: -(p[4] or 0)):
+    for card, i, j, at, screen, socket, _ in sorted(result["pairs"], key=lambda p: -(p[4] or 0)):
         if screen is None or screen < over_ms:
             continue
         end = at + screen
@@ -404,6 +425,13 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
         print(f"  the frame's animation plan (frame.js, reads then writes): p50 {statistics.median(frames):.2f} ms, "
               f"p95 {percentile(frames, .95):.2f} ms over {len(frames)} frames")
     print(f"  the bare render in the same run: p50 {bare['p50']:.2f} ms, p95 {bare['p95']:.2f} ms")
+    old = [p[6] for p in pairs if p[6] is not None]
+    later_deal = [p for p in pairs if p[4] is None and p[6] is not None]
+    print(f"  matched to any later showing of the card (as before): max {max(old):.0f} ms; "
+          f"{len(later_deal)} pairs matched to a later deal of the card, after {', '.join(f'{p[6] / 1000:.1f}' for p in later_deal[:8])} s")
+    for card, i, j, _, _, socket, _ in [p for p in pairs if p[4] is None][:6]:
+        print(f"    never shown: {card} played on page {i + 1}, on page {j + 1}, whose socket had it "
+              + (f"after {socket:.0f} ms" if socket is not None else "never"))
     slow = [p for p in pairs if p[4] is not None and p[4] >= outlier_ms]
     print(f"  cards that took {outlier_ms:.0f} ms or more to show: {len(slow)}")
     for line in outliers(result, outlier_ms):
@@ -436,7 +464,9 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
                 process, url = serve(Path(tmp), tree)
                 try:
-                    result = play_game(browser, url, players, timeout, alone=True, throttle=rate, profile=profile)
+                    trace = Path(tmp) / "trace.json" if profile else None
+                    result = play_game(browser, url, players, timeout, alone=True, throttle=rate, profile=profile, trace=trace)
+                    work = main_thread_work(trace) if trace else []
                 finally:
                     process.terminate()
                     process.wait(timeout=10)
@@ -452,6 +482,9 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
                 print(f"      inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
                 for ms, function in result["in_update"][:12]:
                     print(f"      {ms:9.1f}  {function}")
+                print("      the main thread's work by kind (trace events; kinds nest):")
+                for ms, count, kind in work[:14]:
+                    print(f"      {ms:9.1f}  {kind} ×{count}")
     print(f"  {machine()}")
 
 
