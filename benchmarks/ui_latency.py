@@ -71,7 +71,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 PROBE = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new Set(), long: [] };
+  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new WeakSet(), long: [] };
   window.__ohhellUpdates = [];
   window.__ohhellFrames = [];
   // Every task of 50 ms or more on this page's main thread: [start (epoch ms), duration ms].
@@ -111,11 +111,13 @@ PROBE = r"""
   const watch = () => {
     const held = new Set([...document.querySelectorAll("#hand .card[data-card]")].map((n) => n.dataset.card));
     for (const card of [...clicked]) if (!held.has(card)) clicked.delete(card);
-    const onTable = new Set([...document.querySelectorAll(".trick .card[data-card]")].map((n) => n.dataset.card));
-    const fresh = [...onTable].filter((card) => !probe.seen.has(card));
-    for (const card of [...probe.seen]) if (!onTable.has(card)) probe.seen.delete(card);
+    // A card on the table is new when its element is: the same card may still lie there from
+    // the last hand's closing trick (on its way to its winner) when the next deal's is played.
+    const fresh = [];
+    for (const node of document.querySelectorAll(".trick .card[data-card]")) {
+      if (!probe.seen.has(node)) { probe.seen.add(node); fresh.push(node.dataset.card); }
+    }
     if (!fresh.length) return;
-    for (const card of fresh) probe.seen.add(card);
     requestAnimationFrame(() => { const at = now(); for (const card of fresh) probe.shown.push([card, at]); });
   };
   let pending = false;
@@ -289,7 +291,10 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
                 unbounded = match(mine["clicks"], other["shown"], {})  # as this benchmark matched before
                 for (card, at, screen), (_, _, socket), (_, _, old) in zip(shown, arrived, unbounded, strict=True):
                     pairs.append((card, i, j, at, screen, socket, old))
-    return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
+    # A card never shown before its next click: was that click the same player's, again, soon
+    # (the first click did not play the card), or a later deal's?
+    again = {(card, at): next_click[(card, at)] - at for card, at in next_click}
+    return {"pairs": pairs, "again": again, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
             "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
 
@@ -429,9 +434,10 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
     later_deal = [p for p in pairs if p[4] is None and p[6] is not None]
     print(f"  matched to any later showing of the card (as before): max {max(old):.0f} ms; "
           f"{len(later_deal)} pairs matched to a later deal of the card, after {', '.join(f'{p[6] / 1000:.1f}' for p in later_deal[:8])} s")
-    for card, i, j, _, _, socket, _ in [p for p in pairs if p[4] is None][:6]:
-        print(f"    never shown: {card} played on page {i + 1}, on page {j + 1}, whose socket had it "
-              + (f"after {socket:.0f} ms" if socket is not None else "never"))
+    for card, i, j, at, _, arrived, _ in [p for p in pairs if p[4] is None][:6]:
+        print(f"    never shown: {card} clicked on page {i + 1}, on page {j + 1}, whose socket had it "
+              + (f"after {arrived:.0f} ms" if arrived is not None else "never")
+              + f"; the card was clicked again {result['again'][(card, at)] / 1000:.1f} s later")
     slow = [p for p in pairs if p[4] is not None and p[4] >= outlier_ms]
     print(f"  cards that took {outlier_ms:.0f} ms or more to show: {len(slow)}")
     for line in outliers(result, outlier_ms):
