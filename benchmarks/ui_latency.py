@@ -383,6 +383,28 @@ def gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), 9))
 
 
+def idle_work(browser: Any, url: str, seconds: float = 3.0) -> list[tuple[float, int, str]]:
+    """The main thread's work while nothing happens: this player's bid to make, the bots waiting."""
+    created = httpx.post(url + "/api/tables", json={"name": "P1", "preset": "classic", "players": 4,
+                                                   "seats": ["basic"] * 3, "timer": 0}).json()
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page = context.new_page()
+    page.goto(url + "/score")
+    page.evaluate("([code, token]) => localStorage.setItem('ohhell.seats', JSON.stringify({[code]: {token, at: 0}}))",
+                  [created["code"], created["token"]])
+    page.goto(f"{url}/t/{created['code']}")
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    page.wait_for_timeout(1500)  # the deal's flights are over
+    with tempfile.TemporaryDirectory(prefix="ohhell-ui-idle-") as tmp:
+        trace = Path(tmp) / "trace.json"
+        browser.start_tracing(page=page, path=str(trace), categories=["devtools.timeline"])
+        page.wait_for_timeout(seconds * 1000)
+        browser.stop_tracing()
+        work = main_thread_work(trace)
+    context.close()
+    return work
+
+
 def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
     page = browser.new_page()
     page.goto(url + "/score")
@@ -504,6 +526,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, action="append", default=[], metavar="TREE",
                         help="with --throttle: also measure the code in TREE (a worktree of another commit), in turn")
     parser.add_argument("--repeat", type=int, default=1, help="with --throttle: rounds of games")
+    parser.add_argument("--idle", action="store_true", help="only the main thread's work while a player thinks (3 s)")
     parser.add_argument("--profile", action="store_true", help="print the first page's CPU profile by function")
     parser.add_argument("--outlier-ms", type=float, default=1000, help="explain the cards that took this long to show")
     args = parser.parse_args()
@@ -519,6 +542,13 @@ def main() -> None:
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
                 process, url = serve(Path(tmp))
                 try:
+                    if args.idle:
+                        work = idle_work(browser, url)
+                        print("the main thread's work in 3 s on this player's bid, nothing moving (trace events; kinds nest):")
+                        for ms, count, kind in work[:10]:
+                            print(f"  {ms:9.1f} ms  {kind} ×{count}")
+                        print(f"  {machine()}")
+                        return
                     compared = bare_render(browser, url)
                     if args.render:
                         print_render(compared)
