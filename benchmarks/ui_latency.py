@@ -486,7 +486,7 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
     """One page (and bots) under ``rate``× CPU slowdown, a whole game for each tree, in turn, ``repeat`` times."""
     print(f"one browser page and {players - 1} bots, the page's CPU slowed {rate:g}× (DevTools protocol), a whole game:")
     print(f"  {'code':<10}{'run':>4}{'seconds':>9}{'long tasks':>12}{'longest ms':>12}{'TBT ms':>9}"
-          f"{'upd p50':>9}{'upd p95':>9}   load")
+          f"{'upd p50':>9}{'upd p95':>9}{'frame p50':>10}{'frame p95':>10}   load")
     for run in range(repeat):
         for name, tree in trees if run % 2 == 0 else list(reversed(trees)):
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
@@ -501,9 +501,11 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
             page = result["data"][0]
             total, longest, count = blocking(page["long"])
             updates = [u["ms"] for u in page["updates"]]
+            frames = [f["ms"] for f in page["frames"]] or [float("nan")]  # frame.js's plans (none on older code)
             load = os.getloadavg()[0]
             print(f"  {name:<10}{run + 1:>4}{result['seconds']:>9.1f}{count:>12}{longest:>12.0f}{total:>9.0f}"
-                  f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}   {load:.2f}", flush=True)
+                  f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}"
+                  f"{statistics.median(frames):>10.1f}{percentile(frames, .95):>10.1f}   {load:.2f}", flush=True)
             if profile:
                 for ms, function in result["functions"][:12]:
                     print(f"      {ms:9.1f}  {function}")
