@@ -71,7 +71,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 PROBE = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new Set(), long: [] };
+  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new WeakSet(), long: [] };
   window.__ohhellUpdates = [];
   window.__ohhellFrames = [];
   // Every task of 50 ms or more on this page's main thread: [start (epoch ms), duration ms].
@@ -111,11 +111,13 @@ PROBE = r"""
   const watch = () => {
     const held = new Set([...document.querySelectorAll("#hand .card[data-card]")].map((n) => n.dataset.card));
     for (const card of [...clicked]) if (!held.has(card)) clicked.delete(card);
-    const onTable = new Set([...document.querySelectorAll(".trick .card[data-card]")].map((n) => n.dataset.card));
-    const fresh = [...onTable].filter((card) => !probe.seen.has(card));
-    for (const card of [...probe.seen]) if (!onTable.has(card)) probe.seen.delete(card);
+    // A card on the table is new when its element is: the same card may still lie there from
+    // the last hand's closing trick (on its way to its winner) when the next deal's is played.
+    const fresh = [];
+    for (const node of document.querySelectorAll(".trick .card[data-card]")) {
+      if (!probe.seen.has(node)) { probe.seen.add(node); fresh.push(node.dataset.card); }
+    }
     if (!fresh.length) return;
-    for (const card of fresh) probe.seen.add(card);
     requestAnimationFrame(() => { const at = now(); for (const card of fresh) probe.shown.push([card, at]); });
   };
   let pending = false;
@@ -218,7 +220,7 @@ def serve(folder: Path, tree: Path = ROOT) -> tuple[subprocess.Popen[bytes], str
 
 
 def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bool = False, throttle: float = 1.0,
-              profile: bool = False) -> dict[str, Any]:
+              profile: bool = False, trace: Path | None = None) -> dict[str, Any]:
     """One whole game. ``alone``: one browser page and bots in the other seats (else a page for
     every seat); ``throttle``: the first page's CPU slowed down that many times through the
     DevTools protocol (Lighthouse's mobile setting is 4); ``profile``: the first page's CPU
@@ -248,6 +250,8 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
         cdp.send("Profiler.enable")
         cdp.send("Profiler.setSamplingInterval", {"interval": 200})
         cdp.send("Profiler.start")
+    if trace:
+        browser.start_tracing(page=pages[0], path=str(trace), categories=["devtools.timeline"])
     queue = RunQueue()
     started = time.monotonic()
     for page in pages:
@@ -256,6 +260,8 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
     elapsed = time.monotonic() - started
     pages[0].wait_for_timeout(500)
     queue.stop()
+    if trace:
+        browser.stop_tracing()
     functions: list[tuple[float, str]] = []
     in_update: list[tuple[float, str]] = []
     if profile:
@@ -275,15 +281,20 @@ def play_game(browser: Any, url: str, players: int, timeout: float, *, alone: bo
     for at, card in reversed(every_click):
         next_click[(card, at)] = last_seen.get(card, float("inf"))
         last_seen[card] = at
-    pairs = []  # (card, clicking page, showing page, click time, screen delay, socket delay)
+    # (card, clicking page, showing page, click time, screen delay, socket delay, the delay to any later showing)
+    pairs = []
     for i, mine in enumerate(data):
         for j, other in enumerate(data):
             if i != j:
                 shown = match(mine["clicks"], other["shown"], next_click)
                 arrived = match(mine["clicks"], other["arrived"], next_click)
-                for (card, at, screen), (_, _, socket) in zip(shown, arrived, strict=True):
-                    pairs.append((card, i, j, at, screen, socket))
-    return {"pairs": pairs, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
+                unbounded = match(mine["clicks"], other["shown"], {})  # as this benchmark matched before
+                for (card, at, screen), (_, _, socket), (_, _, old) in zip(shown, arrived, unbounded, strict=True):
+                    pairs.append((card, i, j, at, screen, socket, old))
+    # A card never shown before its next click: was that click the same player's, again, soon
+    # (the first click did not play the card), or a later deal's?
+    again = {(card, at): next_click[(card, at)] - at for card, at in next_click}
+    return {"pairs": pairs, "again": again, "data": data, "queue": queue, "functions": functions, "in_update": in_update, "seconds": elapsed,
             "clicks": sum(len(d["clicks"]) for d in data), "reconnections": len(sockets) - len(pages)}
 
 
@@ -320,6 +331,21 @@ def by_function(profile: dict[str, Any], within: str = "") -> list[tuple[float, 
     return sorted(((ms, name) for name, ms in spent.items()), reverse=True)
 
 
+def main_thread_work(trace: Path) -> list[tuple[float, int, str]]:
+    """A Chromium trace's work on the renderer's main thread by kind (style, layout, paint, script):
+    the total ms of each kind of event and their count, most first (nested kinds overlap)."""
+    events = json.loads(trace.read_text())
+    events = events.get("traceEvents", events) if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spent: dict[str, list[float]] = {}
+    for e in events:
+        if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) in main:
+            kind = spent.setdefault(e["name"], [0.0, 0])
+            kind[0] += e.get("dur", 0) / 1000
+            kind[1] += 1
+    return sorted(((ms, int(n), name) for name, (ms, n) in spent.items()), reverse=True)
+
+
 def blocking(long_tasks: list[list[float]]) -> tuple[float, float, int]:
     """Total blocking time (each task's time past 50 ms, summed, as Lighthouse), the longest task, their count."""
     durations = [duration for _, duration in long_tasks]
@@ -330,7 +356,7 @@ def outliers(result: dict[str, Any], over_ms: float) -> list[str]:
     """What each screen was doing while a card took longer than ``over_ms`` to show on it."""
     lines = []
     data, queue = result["data"], result["queue"]
-    for card, i, j, at, screen, socket in sorted(result["pairs"], key=lambda p: -(p[4] or 0)):
+    for card, i, j, at, screen, socket, _ in sorted(result["pairs"], key=lambda p: -(p[4] or 0)):
         if screen is None or screen < over_ms:
             continue
         end = at + screen
@@ -355,6 +381,28 @@ RENDER_COMPARISON = (Path(__file__).resolve().parent / "render_comparison.js").r
 
 def gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), 9))
+
+
+def idle_work(browser: Any, url: str, seconds: float = 3.0) -> list[tuple[float, int, str]]:
+    """The main thread's work while nothing happens: this player's bid to make, the bots waiting."""
+    created = httpx.post(url + "/api/tables", json={"name": "P1", "preset": "classic", "players": 4,
+                                                   "seats": ["basic"] * 3, "timer": 0}).json()
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page = context.new_page()
+    page.goto(url + "/score")
+    page.evaluate("([code, token]) => localStorage.setItem('ohhell.seats', JSON.stringify({[code]: {token, at: 0}}))",
+                  [created["code"], created["token"]])
+    page.goto(f"{url}/t/{created['code']}")
+    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
+    page.wait_for_timeout(1500)  # the deal's flights are over
+    with tempfile.TemporaryDirectory(prefix="ohhell-ui-idle-") as tmp:
+        trace = Path(tmp) / "trace.json"
+        browser.start_tracing(page=page, path=str(trace), categories=["devtools.timeline"])
+        page.wait_for_timeout(seconds * 1000)
+        browser.stop_tracing()
+        work = main_thread_work(trace)
+    context.close()
+    return work
 
 
 def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
@@ -404,6 +452,14 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
         print(f"  the frame's animation plan (frame.js, reads then writes): p50 {statistics.median(frames):.2f} ms, "
               f"p95 {percentile(frames, .95):.2f} ms over {len(frames)} frames")
     print(f"  the bare render in the same run: p50 {bare['p50']:.2f} ms, p95 {bare['p95']:.2f} ms")
+    old = [p[6] for p in pairs if p[6] is not None]
+    later_deal = [p for p in pairs if p[4] is None and p[6] is not None]
+    print(f"  matched to any later showing of the card (as before): max {max(old):.0f} ms; "
+          f"{len(later_deal)} pairs matched to a later deal of the card, after {', '.join(f'{p[6] / 1000:.1f}' for p in later_deal[:8])} s")
+    for card, i, j, at, _, arrived, _ in [p for p in pairs if p[4] is None][:6]:
+        print(f"    never shown: {card} clicked on page {i + 1}, on page {j + 1}, whose socket had it "
+              + (f"after {arrived:.0f} ms" if arrived is not None else "never")
+              + f"; the card was clicked again {result['again'][(card, at)] / 1000:.1f} s later")
     slow = [p for p in pairs if p[4] is not None and p[4] >= outlier_ms]
     print(f"  cards that took {outlier_ms:.0f} ms or more to show: {len(slow)}")
     for line in outliers(result, outlier_ms):
@@ -430,28 +486,35 @@ def throttled(browser: Any, trees: list[tuple[str, Path]], players: int, rate: f
     """One page (and bots) under ``rate``× CPU slowdown, a whole game for each tree, in turn, ``repeat`` times."""
     print(f"one browser page and {players - 1} bots, the page's CPU slowed {rate:g}× (DevTools protocol), a whole game:")
     print(f"  {'code':<10}{'run':>4}{'seconds':>9}{'long tasks':>12}{'longest ms':>12}{'TBT ms':>9}"
-          f"{'upd p50':>9}{'upd p95':>9}   load")
+          f"{'upd p50':>9}{'upd p95':>9}{'frame p50':>10}{'frame p95':>10}   load")
     for run in range(repeat):
         for name, tree in trees if run % 2 == 0 else list(reversed(trees)):
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
                 process, url = serve(Path(tmp), tree)
                 try:
-                    result = play_game(browser, url, players, timeout, alone=True, throttle=rate, profile=profile)
+                    trace = Path(tmp) / "trace.json" if profile else None
+                    result = play_game(browser, url, players, timeout, alone=True, throttle=rate, profile=profile, trace=trace)
+                    work = main_thread_work(trace) if trace else []
                 finally:
                     process.terminate()
                     process.wait(timeout=10)
             page = result["data"][0]
             total, longest, count = blocking(page["long"])
             updates = [u["ms"] for u in page["updates"]]
+            frames = [f["ms"] for f in page["frames"]] or [float("nan")]  # frame.js's plans (none on older code)
             load = os.getloadavg()[0]
             print(f"  {name:<10}{run + 1:>4}{result['seconds']:>9.1f}{count:>12}{longest:>12.0f}{total:>9.0f}"
-                  f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}   {load:.2f}", flush=True)
+                  f"{statistics.median(updates):>9.1f}{percentile(updates, .95):>9.1f}"
+                  f"{statistics.median(frames):>10.1f}{percentile(frames, .95):>10.1f}   {load:.2f}", flush=True)
             if profile:
                 for ms, function in result["functions"][:12]:
                     print(f"      {ms:9.1f}  {function}")
                 print(f"      inside update() ({sum(ms for ms, _ in result['in_update']):.0f} ms):")
                 for ms, function in result["in_update"][:12]:
                     print(f"      {ms:9.1f}  {function}")
+                print("      the main thread's work by kind (trace events; kinds nest):")
+                for ms, count, kind in work[:14]:
+                    print(f"      {ms:9.1f}  {kind} ×{count}")
     print(f"  {machine()}")
 
 
@@ -465,6 +528,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, action="append", default=[], metavar="TREE",
                         help="with --throttle: also measure the code in TREE (a worktree of another commit), in turn")
     parser.add_argument("--repeat", type=int, default=1, help="with --throttle: rounds of games")
+    parser.add_argument("--idle", action="store_true", help="only the main thread's work while a player thinks (3 s)")
     parser.add_argument("--profile", action="store_true", help="print the first page's CPU profile by function")
     parser.add_argument("--outlier-ms", type=float, default=1000, help="explain the cards that took this long to show")
     args = parser.parse_args()
@@ -480,6 +544,13 @@ def main() -> None:
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
                 process, url = serve(Path(tmp))
                 try:
+                    if args.idle:
+                        work = idle_work(browser, url)
+                        print("the main thread's work in 3 s on this player's bid, nothing moving (trace events; kinds nest):")
+                        for ms, count, kind in work[:10]:
+                            print(f"  {ms:9.1f} ms  {kind} ×{count}")
+                        print(f"  {machine()}")
+                        return
                     compared = bare_render(browser, url)
                     if args.render:
                         print_render(compared)

@@ -92,17 +92,26 @@ export class FramePlanner {
     });
   }
 
-  /** Start the flights, from the old places to the new ones, and keep the new places. */
+  /**
+   * Start the flights, from the old places to the new ones, and keep the new places. A card
+   * flies when it is a new element for its key (from the hand to the trick) or its slot changed
+   * (its inline style: the fan's spacing; its parent); a card whose box moved for another reason
+   * (its own CSS transition, the raised playable cards) is left to that transition.
+   */
   write(seen) {
     if (!motionAllowed()) { this.places.clear(); this.stale = true; return; }
     const stale = this.stale;
     const before = this.places;
     const places = new Map();
-    for (const { node, place } of seen) places.set(node.dataset.key || "spot:" + node.dataset.spot, place);
+    for (const { node, place } of seen) {
+      places.set(node.dataset.key || "spot:" + node.dataset.spot, { ...place, node, slot: slotOf(node) });
+    }
     for (const { node, now, place, flight } of seen) {
       const key = node.dataset.key;
       if (!key || stale) continue;
-      let from = flight ? now : before.get(key);
+      const old = before.get(key);
+      if (old && old.node === node && old.slot === places.get(key).slot) continue;
+      let from = flight ? now : old;
       let fresh = false;
       if (!from && node.dataset.from) {
         from = before.get("spot:" + node.dataset.from) || places.get("spot:" + node.dataset.from);
@@ -124,6 +133,12 @@ export class FramePlanner {
     this.places = places;
     this.stale = false;
   }
+}
+
+/** Where an element is meant to be, as the page set it (read without laying anything out). */
+function slotOf(node) {
+  const parent = node.parentNode;
+  return (node.getAttribute("style") || "") + "|" + (parent && parent.dataset ? parent.id || parent.dataset.seat || "" : "");
 }
 
 /** Slide the nodes to the element at `spot` and fade them out (a trick going to its winner). */

@@ -9,14 +9,25 @@ import { Card } from "./card.js";
 const HOLD_MS = 700;
 
 /**
- * `trickId` keeps a finished trick's cards apart from the next trick's: the closing trick of one
- * hand is still on its way to its winner when the next hand's first card, maybe the same card
- * (a new deal), is played, and two children with one key would make Preact patch the wrong one.
+ * What lies on the table, in order: the finished trick's cards (going to the winner), then the
+ * trick's being played, each `{seat, card, extra, apart}`. They are one keyed list, so that a
+ * card keeps its element when its trick is finished (only its class changes). `apart`: a
+ * finished trick's card that is in the trick being played too gets keys of its own: the closing
+ * trick of one hand is still on its way to its winner when the next hand's first card, maybe the
+ * same card (a new deal), is played; two siblings with one key make Preact patch the wrong one,
+ * and two cards with one `data-key` make the new one fly from where the old one lies.
  */
-function placed(seat, card, k, count, extra, names, trickId) {
+export function trickCards(cards, collecting) {
+  const playing = new Set(cards.map(([, card]) => card));
+  const done = collecting ? collecting.cards.map(([seat, card]) => ({ seat, card,
+    extra: "collecting" + (seat === collecting.winner ? " winner" : ""), apart: playing.has(card) ? collecting.id + ":" : "" })) : [];
+  return [...done, ...cards.map(([seat, card]) => ({ seat, card, extra: "", apart: "" }))];
+}
+
+function placed({ seat, card, extra, apart }, k, count, names) {
   const way = trickDirection(k, count);
-  return html`<div class=${"played " + (extra || "")} key=${trickId + "t-" + card} data-seat=${seat} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
-    <${Card} card=${card} keyName=${"c-" + card} from=${"seat-" + seat}
+  return html`<div class=${"played " + extra} key=${apart + "t-" + card} data-seat=${seat} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
+    <${Card} card=${card} keyName=${apart + "c-" + card} from=${"seat-" + seat}
       label=${t("played_by", { name: names[seat], card: cardSpoken(card) })} />
   </div>`;
 }
@@ -42,9 +53,7 @@ function TrickPicture({ cards, collecting, orderOf, count, names, onCollected })
   }, [collecting && collecting.id, collecting && collecting.hurry]);
   const winnerName = collecting && collecting.winner !== null ? names[collecting.winner] : null;
   return html`<div class="trick" ref=${box} aria-label=${t("current_trick")} role="group" data-collecting=${collecting ? collecting.id : undefined}>
-    ${collecting ? collecting.cards.map(([seat, card]) =>
-      placed(seat, card, orderOf[seat], count, "collecting" + (seat === collecting.winner ? " winner" : ""), names, collecting.id + ":")) : null}
-    ${cards.map(([seat, card]) => placed(seat, card, orderOf[seat], count, "", names, ""))}
+    ${trickCards(cards, collecting).map((place) => placed(place, orderOf[place.seat], count, names))}
     <p class="sr" aria-live="polite">${cards.length
       ? cards.map(([seat, card]) => t("played_by", { name: names[seat], card: cardSpoken(card) })).join("; ")
       : winnerName ? t("won_by", { name: winnerName }) : ""}</p>
