@@ -69,7 +69,8 @@ class Seat(asyncio.Protocol):
         self.state: dict[str, Any] = {}
         self.seen_version = 0
         """Every action sent before this version has been counted as reaching this seat."""
-        self.ws = ClientProtocol(parse_uri(url), max_size=1 << 22)
+        # The table's code in the URL, as the browser sends it: a balancer with affinity hashes it.
+        self.ws = ClientProtocol(parse_uri(f"{url}?table={table.code}"), max_size=1 << 22)
         self.transport: asyncio.Transport | None = None
         self.open = False
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -120,6 +120,16 @@ class TableMirror(TableRoom):
         if not self.closed:
             self.forwarder.report_presence(self)
 
+    def give_up_connections(self) -> list[Subscriber]:
+        """Close this copy but not its connections, and return them (for the table owned here
+        now: :meth:`~ohhell.server.live.room.TableRoom.adopt`)."""
+        connections = list(self.connections)
+        self.connections.clear()
+        for seat in self.seats:
+            seat.connections.clear()
+        self.close()
+        return connections
+
     def close(self) -> None:
         self.closed = True
         self._events.clear()
