@@ -22,9 +22,9 @@ process's :class:`~ohhell.server.live.manager.TableManager` and the others: it i
   counts where its table's connections are (its own, and each copy's presence reports); when
   one other process has held most of them for :data:`HANDOFF_HOLD` seconds — the balancer's
   choice changed: a process was added, removed or came back — and the owner has run the table
-  for at least :data:`MIN_TENURE` (or, when the owner holds none of them, for
-  :data:`QUICK_HOLD`: a table made through one process and played through another), it hands
-  the table over: under the table's lock (no action,
+  for at least :data:`MIN_TENURE` (or at once, :data:`QUICK_HOLD`, when the owner holds none
+  of them: a table made through one process and played through another), it hands the table
+  over: under the table's lock (no action,
   bot or timer in between), the lease goes to the successor in one step, this process lets the
   table go (its connections reconnect, through the balancer, to the successor), and the
   successor takes a new fencing token (so nothing the old owner might still try is written),
@@ -96,10 +96,11 @@ HANDOFF_HOLD: Final = 5.0
 moves there (a balancer's choice that changed, not a moment's reconnections)."""
 MIN_TENURE: Final = 10.0
 """How long a process runs a table at least before it hands it over (no table bounces)."""
-QUICK_HOLD: Final = 1.0
+QUICK_HOLD: Final = 0.0
 """The hold instead, and no tenure, when the owner holds no connection of the table itself: nobody
 here is disturbed (a table made through one process and played through another, the balancer's
-choice for its code: the usual way a table starts)."""
+choice for its code: the usual way a table starts), so it moves at the first presence report
+that shows it; every action after it is done where its players are."""
 
 
 class Cluster:
@@ -370,8 +371,10 @@ class Cluster:
         table = self.manager.owned(request.code)
         if isinstance(request, Presence):
             if table is not None:
-                table.presence(str(data.get("from")), request.seats, request.spectators,
-                               asyncio.get_running_loop().time() + PRESENCE_HOLDS, watching=request.watching)
+                now = asyncio.get_running_loop().time()
+                table.presence(str(data.get("from")), request.seats, request.spectators, now + PRESENCE_HOLDS,
+                               watching=request.watching)
+                self._consider_handoff(table, now)
             return None
         if isinstance(request, Handoff):
             if await self.broker.owner(request.code) != self.broker.process:
@@ -495,8 +498,7 @@ class Cluster:
             return
         leaning = self._leaning.get(code)
         if leaning is None or leaning[0] != successor:
-            self._leaning[code] = (successor, now)
-            return
+            leaning = self._leaning[code] = (successor, now)
         if table.connections:
             if now - leaning[1] < HANDOFF_HOLD or now - self._owned_since.get(code, now) < MIN_TENURE:
                 return
