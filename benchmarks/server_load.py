@@ -231,7 +231,11 @@ async def post(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> ht
         response = await client.post(path, json=body)
         if response.status_code != 503:
             return response
-        RETRIES.append(f"{path}: {response.json().get('error')}")
+        try:
+            why = response.json().get("error")
+        except ValueError:  # a load balancer's own 503 (no process answered its check in time)
+            why = response.text[:80]
+        RETRIES.append(f"{path}: {why}")
         await asyncio.sleep(0.2 * (attempt + 1))
     return response
 

@@ -103,6 +103,9 @@ class TableMirror(TableRoom):
         # a connection must never be shown a version older than one it saw.
         async with self.catching_up:
             await self.catch_up()
+        if self.closed:  # given up meanwhile (its owner let the table go, or it is owned here now):
+            conn.close()  # the connection comes back and finds the table where it is
+            return
         seat = self.seat_of_token(token) if token else None
         self._admit(conn, seat, token, name, message_id)
         self.idle_since = None

@@ -177,6 +177,12 @@ class Cluster:
         return await self.store.take_fence(code)
 
     def changed(self, table: TableRoom, info: dict[str, Any]) -> None:
+        if isinstance(table, LiveTable) and not table.remote:
+            # Nobody keeps a copy (affinity: the usual case): nothing to publish, and no broker
+            # work per action. A copy made meanwhile starts from its sync, and a change it then
+            # misses shows as a gap in versions, read from the database.
+            self._published[table.code] = table.version
+            return
         self.publish_update(table, info)
 
     def told(self, table: TableRoom, message: dict[str, Any]) -> None:
