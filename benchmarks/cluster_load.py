@@ -3,6 +3,7 @@ quota, side by side in one run; then the broker hop's added latency and the fail
 
     python benchmarks/cluster_load.py                               # everything (many minutes)
     python benchmarks/cluster_load.py --processes 1,2 --quota 0.3 --tables 20,40,60 --kills 3
+    python benchmarks/cluster_load.py --modes affinity,roundrobin --processes 1,2,3 --kills 0
 
 1. **Capacity.** Each ``ohhell serve`` runs in a cgroup of its own held to ``--quota`` of one
    core (``ohhell.server.cluster.quota``: cgroup v1 ``cpu.cfs_quota_us`` or v2 ``cpu.max``, a
@@ -10,7 +11,8 @@ quota, side by side in one run; then the broker hop's added latency and the fail
    processes get N times the processor while PostgreSQL, Redis, HAProxy and the load generator
    share what is left: the way N machines behave, measured on two cores. For each size in
    ``--processes`` (1: one process, no broker — what a single machine runs today; more: that
-   many ``ohhell serve --broker`` behind HAProxy, round robin) the load benchmark
+   many ``ohhell serve --broker`` behind HAProxy, once for each of ``--modes``: ``affinity``, the
+   balancer hashing each table's code to one process; ``roundrobin``, no affinity) the load benchmark
    (``benchmarks/server_load.py``: tables of four WebSocket players acting at full speed) runs at
    each number of tables in ``--tables``; the capacity is the highest actions/s among the runs
    whose p99 (an action to *every* seat's screen) stays under 100 ms. Each run also reports the
@@ -25,7 +27,8 @@ quota, side by side in one run; then the broker hop's added latency and the fail
 
 Last line: ``cluster_scaling=R2 cluster_scaling_3=R3 forwarded_share=F cpu_per_action_ratio=C``
 (capacity of 2 and 3 processes ÷ 1; the share of actions forwarded to another process's owner;
-the cluster's CPU per action ÷ one process's). Everything runs on loopback.
+the cluster's CPU per action ÷ one process's; all of the first of ``--modes``, the others' on the
+line before). Everything runs on loopback.
 """
 
 from __future__ import annotations
@@ -190,9 +193,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds per load run")
     parser.add_argument("--light", type=int, default=10, help="tables for the broker-hop measurement")
     parser.add_argument("--kills", type=int, default=10, help="failovers to time")
+    parser.add_argument("--modes", default="affinity",
+                        help="balancer modes for 2+ processes, comma-separated: affinity, roundrobin")
     args = parser.parse_args()
     counts = [int(x) for x in args.tables.split(",")]
     sizes = [int(x) for x in args.processes.split(",")]
+    modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
+    if not modes or any(mode not in ("affinity", "roundrobin") for mode in modes):
+        raise SystemExit("--modes: affinity and/or roundrobin")
     try:
         import uvloop
 
@@ -216,74 +224,83 @@ def main() -> None:
             quota.add(pid)
             quotas.append(quota)
 
-    best: dict[int, float] = {}
-    runs: dict[int, list[dict[str, Any]]] = {}
-    cpu_per_1000: dict[int, float | None] = {}
-    shares: dict[int, float | None] = {}
-    light: dict[int, float] = {}
+    best: dict[str, float] = {}
+    runs: dict[str, list[dict[str, Any]]] = {}
+    cpu_per_1000: dict[str, float | None] = {}
+    shares: dict[str, float | None] = {}
+    light: dict[str, float] = {}
     hop = None
     failovers: list[float] = []
+    configurations = [("1", 1, None)] if 1 in sizes else []
+    configurations += [(f"{size} {mode}", size, mode) for mode in modes for size in sizes if size > 1]
     try:
         postgres_site = LocalCluster(processes=0)
         postgres_site.start_database()
         try:
-            for size in sizes:
+            for key, size, mode in configurations:
                 quotas.clear()
                 if size == 1:  # one process, no broker: what a single machine runs today
                     quota = CpuQuota(args.quota, args.period_ms) if args.quota > 0 else None
                     quotas.extend([quota] if quota else [])
                     single, url = single_process(fresh_database(postgres_site, "single"), quota)
                     try:
-                        light[1] = load_run(url, args.light, 10, seed=1)["p50_ms"]
-                        best[1], runs[1] = capacity("1 process", url, counts, args.seconds, quotas)
+                        light[key] = load_run(url, args.light, 10, seed=1)["p50_ms"]
+                        best[key], runs[key] = capacity("1 process", url, counts, args.seconds, quotas)
                     finally:
                         single.terminate()
                         single.wait(timeout=10)
                 else:
-                    database = fresh_database(postgres_site, f"cluster{size}")
+                    database = fresh_database(postgres_site, f"cluster{size}{mode}")
                     with LocalCluster(processes=size, database=database, serve_args=LOAD_PACE,
-                                      on_start=held) as site:
-                        light[size] = load_run(site.url, args.light, 10, seed=1)["p50_ms"]
+                                      on_start=held, affinity=mode == "affinity") as site:
+                        light[key] = load_run(site.url, args.light, 10, seed=1)["p50_ms"]
                         if hop is None:
                             hop = broker_latency([node.url for node in site.nodes])
-                        best[size], runs[size] = capacity(f"{size} processes", site.url, counts, args.seconds, quotas)
-                        shares[size] = forwarded_share([node.url for node in site.nodes])
-                        if size == 2 and args.kills:
+                        best[key], runs[key] = capacity(f"{size} processes, {mode}", site.url, counts,
+                                                        args.seconds, quotas)
+                        shares[key] = forwarded_share([node.url for node in site.nodes])
+                        if size == 2 and args.kills and mode == modes[0]:
                             failovers = [asyncio.run(one_failover(site, random.Random(k))) for k in range(args.kills)]
                 for quota in quotas:
                     quota.remove()
-                good = [run for run in runs[size] if run["p99_ms"] < 100 and run["servers_cpu_s_per_1000_actions"]]
-                cpu_per_1000[size] = good[-1]["servers_cpu_s_per_1000_actions"] if good else None
+                good = [run for run in runs[key] if run["p99_ms"] < 100 and run["servers_cpu_s_per_1000_actions"]]
+                cpu_per_1000[key] = good[-1]["servers_cpu_s_per_1000_actions"] if good else None
         finally:
             postgres_site.stop()
     finally:
         for quota in quotas:
             quota.remove()
-    one = best.get(1) or float("nan")
-    r2 = best.get(2, float("nan")) / one
-    r3 = best.get(3, float("nan")) / one
-    share = shares.get(2)
-    cpu_ratio = ((cpu_per_1000.get(2) or float("nan")) / cpu_per_1000[1]) if cpu_per_1000.get(1) else float("nan")
+    one = best.get("1") or float("nan")
+
+    def ratios(mode: str) -> tuple[float, float, float | None, float]:
+        r2 = best.get(f"2 {mode}", float("nan")) / one
+        r3 = best.get(f"3 {mode}", float("nan")) / one
+        cpu, cpu_one = cpu_per_1000.get(f"2 {mode}"), cpu_per_1000.get("1")
+        cpu_ratio = cpu / cpu_one if cpu and cpu_one else float("nan")
+        return r2, r3, shares.get(f"2 {mode}"), cpu_ratio
+
+    failover = {"p50": round(statistics.median(failovers), 2) if failovers else None,
+                "max": round(max(failovers), 2) if failovers else None, "all": [round(f, 2) for f in failovers]}
+    added = {key: round(light[key] - light["1"], 2) for key in light if key != "1"} if "1" in light else None
     summary = {
         "quota": {"cpus": args.quota, "period_ms": args.period_ms, "cgroup": how},
         "capacity_actions_per_second": best, "runs": runs, "servers_cpu_s_per_1000_actions": cpu_per_1000,
         "forwarded_share": shares,
         "light_load_p50_ms": light,
-        "broker_hop_added_p50_ms": round(light[2] - light[1], 2) if 1 in light and 2 in light else None,
+        "broker_hop_added_p50_ms": added,
         "broker_publish_to_arrival_p50_ms": hop,
-        "failover_seconds": {"p50": round(statistics.median(failovers), 2) if failovers else None,
-                             "max": round(max(failovers), 2) if failovers else None,
-                             "all": [round(f, 2) for f in failovers]},
+        "failover_seconds": failover,
         "load_average_at_the_end": os.getloadavg(),
     }
     print(json.dumps(summary))
-    print("capacity at p99 < 100 ms: " + ", ".join(f"{size} process{'es' if size > 1 else ''} {best[size]} actions/s"
-                                                   for size in sizes)
-          + f"; broker hop +{summary['broker_hop_added_p50_ms']} ms at p50 (publish to arrival {hop} ms); "
-          f"failover p50 {summary['failover_seconds']['p50']} s, max {summary['failover_seconds']['max']} s")
-    print(f"cluster_scaling={r2:.2f} cluster_scaling_3={r3:.2f} "
-          f"forwarded_share={'nan' if share is None else f'{share:.3f}'} cpu_per_action_ratio={cpu_ratio:.2f}")
-
+    measured = ", ".join(f"{key} {best[key]} actions/s" for key, _size, _mode in configurations)
+    print(f"capacity at p99 < 100 ms: {measured}"
+          + f"; latency added at a light load (p50) {added} ms (publish to arrival "
+          f"{hop} ms); failover p50 {failover['p50']} s, max {failover['max']} s")
+    for mode in [*modes[1:], modes[0]]:  # the first mode's line last
+        r2, r3, share, cpu_ratio = ratios(mode)
+        print(f"{'' if mode == modes[0] else mode + ': '}cluster_scaling={r2:.2f} cluster_scaling_3={r3:.2f} "
+              f"forwarded_share={'nan' if share is None else f'{share:.3f}'} cpu_per_action_ratio={cpu_ratio:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -69,7 +69,8 @@ class Seat(asyncio.Protocol):
         self.state: dict[str, Any] = {}
         self.seen_version = 0
         """Every action sent before this version has been counted as reaching this seat."""
-        self.ws = ClientProtocol(parse_uri(url), max_size=1 << 22)
+        # The table's code in the URL, as the browser sends it: a balancer with affinity hashes it.
+        self.ws = ClientProtocol(parse_uri(f"{url}?table={table.code}"), max_size=1 << 22)
         self.transport: asyncio.Transport | None = None
         self.open = False
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -230,7 +231,11 @@ async def post(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> ht
         response = await client.post(path, json=body)
         if response.status_code != 503:
             return response
-        RETRIES.append(f"{path}: {response.json().get('error')}")
+        try:
+            why = response.json().get("error")
+        except ValueError:  # a load balancer's own 503 (no process answered its check in time)
+            why = response.text[:80]
+        RETRIES.append(f"{path}: {why}")
         await asyncio.sleep(0.2 * (attempt + 1))
     return response
 

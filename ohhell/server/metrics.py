@@ -14,6 +14,8 @@ library is missing: every metric here is then a stand-in that counts nothing.
 ``ohhell_forward_seconds``                     a request forwarded to a table's owner, there and back
 ``ohhell_broker_published_total``              events published to other processes
 ``ohhell_takeovers_total``                     tables taken over from an owner that was gone
+``ohhell_forwarded_actions_total``             actions of this process's players sent to another's owner
+``ohhell_table_handoffs_total``                tables this process handed to the process the balancer chose
 =============================================  =========================================
 """
 
@@ -58,6 +60,8 @@ class Metrics:
     forward_latency: Any
     published: Any
     takeovers: Any
+    forwarded_actions: Any
+    handoffs: Any
 
     def __init__(self) -> None:
         self.available = prometheus_client is not None
@@ -66,6 +70,7 @@ class Metrics:
             self.registry = None
             self.tables = self.connections = self.actions = self.commit = nothing
             self.broker_latency = self.forward_latency = self.published = self.takeovers = nothing
+            self.forwarded_actions = self.handoffs = nothing
             self.owned = self.mirrored = nothing
             return
         p = prometheus_client
@@ -86,6 +91,10 @@ class Metrics:
                                    registry=self.registry)
         self.takeovers = p.Counter("ohhell_takeovers", "Tables taken over from an owner that was gone",
                                    registry=self.registry)
+        self.forwarded_actions = p.Counter("ohhell_forwarded_actions", "Actions of this process's connections "
+                                           "forwarded to the table's owner in another process", registry=self.registry)
+        self.handoffs = p.Counter("ohhell_table_handoffs", "Tables this process handed over to the process the "
+                                  "load balancer sends them to", registry=self.registry)
 
     def exposition(self) -> tuple[bytes, str]:
         """The metrics in Prometheus's text format, and its content type."""

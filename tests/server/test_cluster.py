@@ -40,7 +40,8 @@ SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}
 def site(postgres_url: str) -> Iterator[LocalCluster]:
     missing = missing_parts()
     need(not missing, f"a local cluster needs {', '.join(missing)} (apt-get install redis-server postgresql haproxy)")
-    cluster = LocalCluster(processes=3, serve_args=PACE, database=fresh_postgres_database(postgres_url))
+    # Round robin: these tests are of the path without affinity (mirrors, forwarding, failover).
+    cluster = LocalCluster(processes=3, serve_args=PACE, database=fresh_postgres_database(postgres_url), affinity=False)
     cluster.start()
     yield cluster
     cluster.stop()

@@ -56,7 +56,7 @@ class Client:
         self.contributions: dict[int, str] = {}
 
     async def connect(self) -> Client:
-        self.ws = await websockets.connect(self.ws_url, max_size=1 << 22)
+        self.ws = await websockets.connect(f"{self.ws_url}?table={self.table}", max_size=1 << 22)
         self._reader = asyncio.create_task(self._read())
         await self.send({"type": "hello", "table": self.table, "token": self.token, "lang": self.lang})
         await self.wait_for(lambda: "version" in self.state)

@@ -51,6 +51,16 @@ return out
 """
 """Renew every lease of KEYS held by ARGV[1] for ARGV[2] ms; the indexes of those renewed."""
 
+_HAND_OVER: Final = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+"""Give the lease KEYS[1], if ARGV[1] holds it, to ARGV[2] for ARGV[3] ms (one step: nobody can
+take it in between)."""
+
 _RELEASE: Final = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end
 """
@@ -113,6 +123,7 @@ class Broker:
         """Told how long each event took from its publisher to here (for the metrics)."""
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._hand_over = self.redis.register_script(_HAND_OVER)
 
     # ------------------------------------------------------------------ life
 
@@ -293,6 +304,10 @@ class Broker:
     async def release(self, code: str) -> None:
         with contextlib.suppress(Exception):
             await self._release(keys=[lease_key(code)], args=[self.process])
+
+    async def hand_over(self, code: str, successor: str) -> bool:
+        """Give the lease of ``code``, if this process holds it, to the process ``successor``."""
+        return bool(await self._hand_over(keys=[lease_key(code)], args=[self.process, successor, self.lease_ms]))
 
     async def owner(self, code: str) -> str | None:
         """The process that holds the lease of ``code``, if any."""

@@ -8,8 +8,11 @@ its benchmark.
 It prints the address of the load balancer and keeps everything running until Ctrl+C. Nothing
 is installed here: it needs Debian's ``redis-server`` (or ``valkey-server``), ``postgresql``
 (unless ``--database`` names a server) and ``haproxy`` (or ``nginx``) — ``scripts/test``
-installs them. The load balancer spreads connections round-robin with no sticky sessions,
-checks each process's ``/ready``, and sends a new connection elsewhere when a process is down.
+installs them. The load balancer sends every connection and request of one table to one
+process (table affinity: it hashes the table's code, consistently, so that a process added or
+removed moves only its share of the tables), round-robin for the rest; ``--no-affinity``: round
+robin for everything. It checks each process's ``/ready`` and sends a new connection elsewhere
+when a process is down.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import httpx
 
@@ -104,6 +108,8 @@ class LocalCluster:
     """More options for every ``ohhell serve`` (the pace of bots, …)."""
     port: int = 0
     """The load balancer's port (0: a free one)."""
+    affinity: bool = True
+    """Whether the balancer hashes each table's code to one process (else: round robin)."""
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="ohhell-cluster-")))
     nodes: list[Process] = field(default_factory=list)
     redis_port: int = 0
@@ -255,22 +261,37 @@ class LocalCluster:
         self.port = self.port or free_port()
         if "haproxy" in binary:
             config = self.folder / "haproxy.cfg"
-            config.write_text(haproxy_config(self.port, [node.port for node in self.nodes]))
+            config.write_text(haproxy_config(self.port, [node.port for node in self.nodes], self.affinity))
             command = [binary, "-f", str(config), "-db"]
         else:
             config = self.folder / "nginx.conf"
-            config.write_text(nginx_config(self.port, [node.port for node in self.nodes], self.folder))
+            config.write_text(nginx_config(self.port, [node.port for node in self.nodes], self.folder, self.affinity))
             command = [binary, "-c", str(config), "-g", "daemon off;"]
         log = (self.folder / "balancer.log").open("ab")
         self._balancer = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         wait_for_port(self.port)
 
 
-def haproxy_config(port: int, backends: Sequence[int]) -> str:
-    """Round robin, no stickiness, WebSockets passed through, a process that fails its /ready
-    check taken out within a second, and a connection that fails sent to another process."""
+HAPROXY_AFFINITY: Final = """\
+    # Table affinity: the table's code, from /ws?table=CODE or /api/tables/CODE/…, hashed
+    # consistently (a process added or removed moves only its share of the tables); a request
+    # without a code (the lobby, a new table) goes round robin. A client's own header is dropped.
+    http-request del-header X-Ohhell-Table
+    http-request set-header X-Ohhell-Table %[url_param(table),upper] if { url_param(table) -m found }
+    http-request set-header X-Ohhell-Table %[path,field(4,/),upper] if { path_beg /api/tables/ }
+    balance hdr(X-Ohhell-Table)
+    hash-type consistent
+"""
+"""The lines of an HAProxy backend that send each table to one process (deploy/haproxy.cfg too)."""
+
+
+def haproxy_config(port: int, backends: Sequence[int], affinity: bool = True) -> str:
+    """Each table to one process (``affinity``; else round robin), WebSockets passed through, a
+    process that fails its /ready check taken out within a second, and a connection that fails
+    sent to another process."""
     servers = "\n".join(f"    server ohhell{index} 127.0.0.1:{backend} check inter 500 fall 2 rise 2"
                         for index, backend in enumerate(backends))
+    balance = HAPROXY_AFFINITY if affinity else "    balance roundrobin\n"
     return f"""global
     maxconn 4000
 
@@ -288,15 +309,16 @@ frontend site
     default_backend ohhell
 
 backend ohhell
-    balance roundrobin
-    option httpchk GET /ready
+{balance}    option httpchk GET /ready
 {servers}
 """
 
 
-def nginx_config(port: int, backends: Sequence[int], folder: Path) -> str:
-    """The same with nginx (passive checks only: a failing process is skipped for 2 seconds)."""
+def nginx_config(port: int, backends: Sequence[int], folder: Path, affinity: bool = True) -> str:
+    """The same with nginx (passive checks only: a failing process is skipped for 2 seconds);
+    with ``affinity``, ``hash $ohhell_table consistent`` (an empty key: round robin)."""
     servers = "\n".join(f"        server 127.0.0.1:{backend} max_fails=1 fail_timeout=2s;" for backend in backends)
+    hashing = "        hash $ohhell_table consistent;\n" if affinity else ""
     return f"""worker_processes 1;
 error_log {folder}/nginx-error.log;
 pid {folder}/nginx.pid;
@@ -305,8 +327,12 @@ http {{
     access_log off;
     client_body_temp_path {folder}/nginx-body;
     proxy_temp_path {folder}/nginx-proxy;
+    map $uri $ohhell_table {{
+        ~^/api/tables/(?<code>[^/]+) $code;
+        default $arg_table;
+    }}
     upstream ohhell {{
-{servers}
+{hashing}{servers}
     }}
     server {{
         listen 127.0.0.1:{port};
@@ -329,17 +355,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--processes", type=int, default=3, help="ohhell serve processes (default 3)")
     parser.add_argument("--port", type=int, default=8000, help="the load balancer's port (default 8000)")
+    parser.add_argument("--no-affinity", dest="affinity", action="store_false",
+                        help="round robin for everything (default: each table's requests to one process)")
     parser.add_argument("--database", default=None,
                         help="a PostgreSQL URL (default: a new PostgreSQL cluster in a temporary folder)")
     args, serve_args = parser.parse_known_args(argv)
-    cluster = LocalCluster(processes=args.processes, database=args.database, serve_args=serve_args, port=args.port)
+    cluster = LocalCluster(processes=args.processes, database=args.database, serve_args=serve_args, port=args.port,
+                           affinity=args.affinity)
     try:
         cluster.start()
     except RuntimeError as error:
         sys.exit(f"scripts/cluster: {error}")
     print(f"Oh Hell is served at {cluster.url}/ by {args.processes} processes "
           f"({', '.join(str(node.port) for node in cluster.nodes)}), Redis on port {cluster.redis_port}, "
-          f"database {cluster.database}; logs in {cluster.folder}. Stop with Ctrl+C.", flush=True)
+          f"database {cluster.database}; {'table affinity' if args.affinity else 'round robin'}; "
+          f"logs in {cluster.folder}. Stop with Ctrl+C.", flush=True)
     signal.signal(signal.SIGTERM, lambda *_args: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         while True:

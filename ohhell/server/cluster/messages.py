@@ -6,7 +6,8 @@ On a table's channel, from its owner to the processes that keep a copy of it (:d
 
 On a process's channel, to a table's owner (:data:`Request`): :class:`Presence` (the sender's
 connections to the table; no answer), :class:`Sync` (everything, for a new copy; answered with an
-:class:`Update`), :class:`Command` (a connection's request, :mod:`ohhell.server.live.commands`;
+:class:`Update`), :class:`Handoff` (the lease is the receiver's now: a table moves to the process
+the load balancer sends it to), :class:`Command` (a connection's request, :mod:`ohhell.server.live.commands`;
 answered with :class:`Done`, :class:`Joined` or :class:`Failed`).
 
 The broker adds its envelope to each (``sent``, and ``from``, ``rid``, ``re`` for requests);
@@ -155,6 +156,23 @@ class Sync:
 
 
 @dataclass(frozen=True)
+class Handoff:
+    """From a table's owner to the process the load balancer now sends the table's players to:
+    the lease is yours, everything up to ``version`` is committed; own the table (answered with
+    :class:`Done`, or :class:`Failed`)."""
+
+    code: str
+    version: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": "handoff", "code": self.code, "version": self.version}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Handoff:
+        return cls(str(data.get("code")), int(data.get("version") or 0))
+
+
+@dataclass(frozen=True)
 class Command:
     """A connection's request to a table (``op``: one of
     :data:`ohhell.server.live.commands.COMMANDS`), from the seat ``seat`` (``None``: a
@@ -180,7 +198,7 @@ class Command:
                    dict(data.get("data") or {}))
 
 
-Request = Presence | Sync | Command
+Request = Presence | Sync | Handoff | Command
 
 
 def request_from_json(data: dict[str, Any]) -> Request:
@@ -189,6 +207,8 @@ def request_from_json(data: dict[str, Any]) -> Request:
         return Presence.from_json(data)
     if op == "sync":
         return Sync.from_json(data)
+    if op == "handoff":
+        return Handoff.from_json(data)
     return Command.from_json(data)
 
 

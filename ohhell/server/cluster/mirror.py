@@ -103,6 +103,9 @@ class TableMirror(TableRoom):
         # a connection must never be shown a version older than one it saw.
         async with self.catching_up:
             await self.catch_up()
+        if self.closed:  # given up meanwhile (its owner let the table go, or it is owned here now):
+            conn.close()  # the connection comes back and finds the table where it is
+            return
         seat = self.seat_of_token(token) if token else None
         self._admit(conn, seat, token, name, message_id)
         self.idle_since = None
@@ -119,6 +122,16 @@ class TableMirror(TableRoom):
             self.idle_since = asyncio.get_running_loop().time()
         if not self.closed:
             self.forwarder.report_presence(self)
+
+    def give_up_connections(self) -> list[Subscriber]:
+        """Close this copy but not its connections, and return them (for the table owned here
+        now: :meth:`~ohhell.server.live.room.TableRoom.adopt`)."""
+        connections = list(self.connections)
+        self.connections.clear()
+        for seat in self.seats:
+            seat.connections.clear()
+        self.close()
+        return connections
 
     def close(self) -> None:
         self.closed = True

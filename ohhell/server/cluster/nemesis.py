@@ -342,7 +342,7 @@ class Client:
         import websockets
 
         while not self.over and time.monotonic() < self.deadline:
-            url = self.urls[self.server % len(self.urls)].replace("http", "ws", 1) + "/ws"
+            url = self.urls[self.server % len(self.urls)].replace("http", "ws", 1) + f"/ws?table={self.table}"
             try:
                 async with websockets.connect(url, open_timeout=3, close_timeout=1, ping_interval=None,
                                               max_size=1 << 22) as socket:

@@ -17,6 +17,18 @@ process's :class:`~ohhell.server.live.manager.TableManager` and the others: it i
 * **Presence.** Each mirror reports its connections to the owner when they change and every
   second; the owner counts them for who is online, who is away and whether the game is paused,
   and forgets a report that is not renewed within a few seconds (a process that died).
+* **Affinity.** A load balancer that hashes each table's code sends all of a table's
+  connections to one process; the table should be run there, with no broker hop. The owner
+  counts where its table's connections are (its own, and each copy's presence reports); when
+  one other process has held most of them for :data:`HANDOFF_HOLD` seconds — the balancer's
+  choice changed: a process was added, removed or came back — and the owner has run the table
+  for at least :data:`MIN_TENURE` (or at once, :data:`QUICK_HOLD`, when the owner holds none
+  of them: a table made through one process and played through another), it hands the table
+  over: under the table's lock (no action,
+  bot or timer in between), the lease goes to the successor in one step, this process lets the
+  table go (its connections reconnect, through the balancer, to the successor), and the
+  successor takes a new fencing token (so nothing the old owner might still try is written),
+  loads the table as committed and runs it, keeping its copy's connections open.
 * **Failover.** When the owner stops being heard (it beats every second), a mirror looks at the
   lease; once it has expired, the mirror takes it, becomes the owner by loading the table from
   the database, and closes its connections, which reconnect (through the load balancer) and
@@ -42,6 +54,7 @@ from ohhell.server.cluster.messages import (
     Done,
     Failed,
     Gone,
+    Handoff,
     Joined,
     Presence,
     Sync,
@@ -78,6 +91,16 @@ UNATTENDED_EVERY: Final = 10
 """Every this many beats a process looks for unattended tables nobody runs."""
 MIRROR_KEPT: Final = 30.0
 """How long a mirror with no connection is kept (a reload comes back to it)."""
+HANDOFF_HOLD: Final = 5.0
+"""How long most of a table's connections must be at one other process before the table
+moves there (a balancer's choice that changed, not a moment's reconnections)."""
+MIN_TENURE: Final = 10.0
+"""How long a process runs a table at least before it hands it over (no table bounces)."""
+QUICK_HOLD: Final = 0.0
+"""The hold instead, and no tenure, when the owner holds no connection of the table itself: nobody
+here is disturbed (a table made through one process and played through another, the balancer's
+choice for its code: the usual way a table starts), so it moves at the first presence report
+that shows it; every action after it is done where its players are."""
 
 
 class Cluster:
@@ -97,6 +120,14 @@ class Cluster:
         """The version each owned table last published."""
         self._meta_published: dict[str, tuple[TableStatus, dict[str, Any], list[Any]]] = {}
         """The seats, settings and status each owned table last published."""
+        self._owned_since: dict[str, float] = {}
+        """When this process began to run each table it owns."""
+        self._leaning: dict[str, tuple[str, float]] = {}
+        """For an owned table, the other process that holds most of its connections, and since when."""
+        self._handing: set[str] = set()
+        """Tables being handed over now."""
+        self._succession = asyncio.Lock()
+        """One succession at a time (a handoff's request and a forwarded action may race to it)."""
         broker.on_event = self._event
         broker.on_request = self._request
         broker.on_reconnect = self._reconnected
@@ -142,9 +173,16 @@ class Cluster:
     async def claim(self, code: str) -> int | None:
         if not await self.broker.acquire(code):
             raise StoreError(f"table {code}: its lease is taken")
+        self._owned_since[code] = asyncio.get_running_loop().time()
         return await self.store.take_fence(code)
 
     def changed(self, table: TableRoom, info: dict[str, Any]) -> None:
+        if isinstance(table, LiveTable) and not table.remote:
+            # Nobody keeps a copy (affinity: the usual case): nothing to publish, and no broker
+            # work per action. A copy made meanwhile starts from its sync, and a change it then
+            # misses shows as a gap in versions, read from the database.
+            self._published[table.code] = table.version
+            return
         self.publish_update(table, info)
 
     def told(self, table: TableRoom, message: dict[str, Any]) -> None:
@@ -154,6 +192,8 @@ class Cluster:
         """Stop owning ``table`` (another process owns it, or it is unloaded)."""
         self._published.pop(table.code, None)
         self._meta_published.pop(table.code, None)
+        self._owned_since.pop(table.code, None)
+        self._leaning.pop(table.code, None)
         self.spawn(self.broker.release(table.code))
         self.publish(table.code, Gone())
 
@@ -192,9 +232,39 @@ class Cluster:
             return None
         table = self.manager.bring_back(item, fence)
         self._published[code] = table.version
+        self._owned_since[code] = asyncio.get_running_loop().time()
         await self.manager.settle(table, item)
         log.info("table %s: owned here (fencing token %d)", code, fence)
         return table
+
+    async def _succeed(self, code: str) -> LiveTable | None:
+        """Own ``code``, whose lease another process handed to this one: a new fencing token,
+        the table as committed, and this process's copy's connections kept open."""
+        async with self._succession:
+            owned = self.manager.owned(code)
+            if owned is not None:
+                return owned
+            mirror = self.mirrors.pop(code, None)
+            if mirror is not None:
+                self.manager.forget_copy(mirror)
+            try:
+                table = await self._own(code)
+            except Exception:
+                if mirror is not None:
+                    mirror.close()  # its connections reconnect and find the table wherever it is
+                raise
+            if mirror is not None:
+                for conn in mirror.give_up_connections():
+                    if table is None:
+                        conn.close()
+                    else:
+                        table.adopt(conn)
+                self.spawn(self.broker.unwatch(code))
+            if table is not None:
+                table.replan()
+                table.broadcast()
+                log.info("table %s: handed over to this process", code)
+            return table
 
     async def _mirror(self, code: str, owner: str) -> TableMirror | None:
         """A copy of ``code`` kept up to date by ``owner``'s changes."""
@@ -273,22 +343,29 @@ class Cluster:
         """Send a connection's request to the table's owner and return its answer; the owner's
         refusal is raised as the error it would have sent. If the owner is gone, take the table
         over and do it here."""
+        if command.op == "act":
+            METRICS.forwarded_actions.inc()
         for _attempt in range(3):
-            try:
-                started = asyncio.get_running_loop().time()
-                found = answer_from_json(await self.broker.request(mirror.owner, command.to_json(), timeout=5.0))
-                METRICS.forward_latency.observe(asyncio.get_running_loop().time() - started)
-            except BrokerError:
-                found = Failed("gone")
+            here = self.manager.owned(mirror.code)
+            if here is not None:  # the table was handed to this process meanwhile: do it here
+                found: Answer = await self._perform(here, command)
+            else:
+                try:
+                    started = asyncio.get_running_loop().time()
+                    found = answer_from_json(await self.broker.request(mirror.owner, command.to_json(), timeout=5.0))
+                    METRICS.forward_latency.observe(asyncio.get_running_loop().time() - started)
+                except BrokerError:
+                    found = Failed("gone")
             if not isinstance(found, Failed):
                 return found
             if found.kind == "protocol":
                 raise ProtocolError(found.code or "storage", found.detail, command.id)
             if found.kind == "refused":
                 raise OhHellError(str(found.message))
-            # The owner is gone or is no longer the owner: find the table's owner now.
+            # The owner is gone or is no longer the owner: find the table's owner now (this
+            # process, perhaps: then the next attempt does it here).
             if await self._take_over_if_free(mirror):
-                break
+                continue
             owner = await self.broker.owner(mirror.code)
             if owner is not None:
                 mirror.owner = owner
@@ -300,9 +377,16 @@ class Cluster:
         table = self.manager.owned(request.code)
         if isinstance(request, Presence):
             if table is not None:
-                table.presence(str(data.get("from")), request.seats, request.spectators,
-                               asyncio.get_running_loop().time() + PRESENCE_HOLDS, watching=request.watching)
+                now = asyncio.get_running_loop().time()
+                table.presence(str(data.get("from")), request.seats, request.spectators, now + PRESENCE_HOLDS,
+                               watching=request.watching)
+                self._consider_handoff(table, now)
             return None
+        if isinstance(request, Handoff):
+            if await self.broker.owner(request.code) != self.broker.process:
+                return Failed("not-owner").to_json()
+            taken = await self._succeed(request.code)
+            return (Done() if taken is not None else Failed("gone")).to_json()
         if table is None or table.closed:
             return Failed("not-owner").to_json()
         if isinstance(request, Sync):  # everything, for a new copy
@@ -405,6 +489,51 @@ class Cluster:
             table.expire_presence(now)
             if table.remote:
                 self.publish(code, Beat(table.version))
+                self._consider_handoff(table, now)
+
+    def _consider_handoff(self, table: LiveTable, now: float) -> None:
+        """Hand ``table`` over if one other process has held most of its connections for
+        :data:`HANDOFF_HOLD` and this one has run it for :data:`MIN_TENURE` (module docstring)."""
+        code = table.code
+        counts = {process: sum(report.seats.values()) + report.spectators
+                  for process, report in table.remote.items()}
+        total = len(table.connections) + sum(counts.values())
+        successor = max(counts, key=lambda process: counts[process], default=None)
+        if successor is None or counts[successor] * 2 <= total:
+            self._leaning.pop(code, None)
+            return
+        leaning = self._leaning.get(code)
+        if leaning is None or leaning[0] != successor:
+            leaning = self._leaning[code] = (successor, now)
+        if table.connections:
+            if now - leaning[1] < HANDOFF_HOLD or now - self._owned_since.get(code, now) < MIN_TENURE:
+                return
+        elif now - leaning[1] < QUICK_HOLD:
+            return
+        if code not in self._handing:
+            self._handing.add(code)
+            self.spawn(self._hand_over(table, successor))
+
+    async def _hand_over(self, table: LiveTable, successor: str) -> None:
+        """Give ``table`` to the process ``successor`` (the lease, then the table: see the module
+        docstring); the successor's new fencing token fences this process out."""
+        code = table.code
+        try:
+            async with table.lock:  # no action, bot move or timer of this table in between
+                if table.closed or self.manager.owned(code) is not table:
+                    return
+                if not await self.broker.hand_over(code, successor):
+                    return  # the lease is not this process's any more: the renewal lets the table go
+                version = table.version
+                self.manager.let_go(table)
+            METRICS.handoffs.inc()
+            log.info("table %s: handed over at version %d to process %s", code, version, successor)
+            try:
+                await self.broker.request(successor, Handoff(code, version).to_json(), timeout=5.0)
+            except BrokerError:  # it takes the table when next asked of it, or once the lease expires
+                log.warning("table %s: the successor %s did not answer the handoff", code, successor)
+        finally:
+            self._handing.discard(code)
 
     async def _watch_mirrors(self) -> None:
         now = asyncio.get_running_loop().time()
@@ -424,6 +553,8 @@ class Cluster:
         """If nobody holds ``mirror``'s lease, become the table's owner; the mirror's
         connections are closed and reconnect to the table as it is now."""
         owner = await self.broker.owner(mirror.code)
+        if owner is not None and owner == self.broker.process:  # handed to this process
+            return await self._succeed(mirror.code) is not None
         if owner is not None and owner != mirror.owner:
             mirror.owner = owner
             self.report_presence(mirror)

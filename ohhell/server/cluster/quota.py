@@ -65,6 +65,10 @@ class CpuQuota:
             self.folder.mkdir(exist_ok=True)
             (self.folder / "cpu.cfs_period_us").write_text(str(period))
             (self.folder / "cpu.cfs_quota_us").write_text(str(quota))
+            # The highest weight too: on a machine shared with other work, the group gets its
+            # whole quota (the quota caps it; the weight keeps others from taking its share).
+            with contextlib.suppress(OSError):
+                (self.folder / "cpu.shares").write_text("262144")
             self.accounting: Path | None = V1_CPUACCT / self.name if V1_CPUACCT.is_dir() else None
             if self.accounting is not None:
                 self.accounting.mkdir(exist_ok=True)
@@ -75,6 +79,8 @@ class CpuQuota:
             self.folder = V2_ROOT / self.name
             self.folder.mkdir(exist_ok=True)
             (self.folder / "cpu.max").write_text(f"{quota} {period}")
+            with contextlib.suppress(OSError):
+                (self.folder / "cpu.weight").write_text("10000")
             self.accounting = None
 
     @staticmethod

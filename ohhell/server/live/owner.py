@@ -199,6 +199,11 @@ class LiveTable(TableRoom):
         self.replan()  # someone is here: a paused game goes on
         self.broadcast()
 
+    def adopt(self, conn: Subscriber) -> None:
+        super().adopt(conn)
+        if conn.seat is not None:
+            self._back(conn.seat)
+
     def _back(self, seat: int) -> None:
         """The seat's person has a connection again: their stand-in bot steps aside."""
         place = self.seats[seat]

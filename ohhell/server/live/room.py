@@ -217,6 +217,15 @@ class TableRoom(abc.ABC):
             self.seats[seat].connections.add(conn)
         return seat
 
+    def adopt(self, conn: Subscriber) -> None:
+        """Hold ``conn``, admitted by another room of this table in this process (a copy that
+        gave way to the table owned here now): it stays open and keeps its seat; the next
+        broadcast tells it what changed since its last state."""
+        conn.table = self
+        self.connections.add(conn)
+        if conn.seat is not None:
+            self.seats[conn.seat].connections.add(conn)
+
     def welcome(self, conn: Subscriber) -> None:
         """The first message of a connection that said hello: who it is, the rules, the recent chat."""
         with speaking(conn.language):

@@ -46,6 +46,9 @@ class Subscriber(Protocol):
     """A spectator's name for the chat (a seat's comes from the seat), set by the table."""
     language: str
     hinting: bool
+    table: Any
+    """The table (a :class:`~ohhell.server.live.room.TableRoom`) that holds it: a handoff moves it
+    from a copy to the table owned here, open all along (typed loosely: ``room`` imports this)."""
     """A hint is being worked out for it (one at a time)."""
 
     @property

@@ -36,7 +36,9 @@ export class TableSocket {
     this.retry = null;
     if (this.stopped) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    // The table's code in the URL: a load balancer hashes it to the process that owns the table
+    // (docs/architecture.md, "Table affinity"); the hello still names the table.
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?table=${encodeURIComponent(this.hello.table)}`);
     this.ws = ws;
     this.startedAt = Date.now();
     this.awaiting = null; // when the oldest unanswered ping (or the hello) was sent
