@@ -14,22 +14,21 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, record_page_errors, spawn_server, stop_process
-from ohhell.server.cluster.local import free_port
+from conftest import ROOT, LiveServer, record_page_errors, start_server
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="ohhell-shots-"))
-PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
+PACE = {"bot_delay": 0.05, "trick_pause": 0.15, "hand_pause": 0.3, "leave_grace": 5.0}
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-friends")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # In a thread of the test process: no new interpreter to start (slow on a loaded machine).
+    live = start_server(f"sqlite:///{tmp_path_factory.mktemp('browser-friends') / 'ohhell.db'}", **PACE)
+    yield live
+    live.stop()
 
 
 @pytest.fixture
@@ -58,7 +57,7 @@ def friend_line(page: Any, name: str) -> Any:
     return page.locator(f"#friends-list .friend[data-name='{name}']")
 
 
-def test_add_a_friend_see_them_online_invite_them_and_they_join(server: ServerProcess, browser: Any,
+def test_add_a_friend_see_them_online_invite_them_and_they_join(server: LiveServer, browser: Any,
                                                                 errors: list[str]) -> None:
     ann_context, bob_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
     ann, bob = ann_context.new_page(), bob_context.new_page()
@@ -79,11 +78,11 @@ def test_add_a_friend_see_them_online_invite_them_and_they_join(server: ServerPr
     friend_line(ann, "Bob").wait_for()
     assert "waiting for an answer" in friend_line(ann, "Bob").inner_text()
 
-    bob.locator("#friends-button .badge-count", has_text="1").wait_for(timeout=10_000)  # Ann's request, live
+    bob.locator("#friends-button .badge-count", has_text="1").wait_for(timeout=20_000)  # Ann's request, live
     bob.click("#friends-button")
     friend_line(bob, "Ann").locator(".friend-accept").click()
-    friend_line(bob, "Ann").locator(".friend-status", has_text="online").wait_for(timeout=10_000)
-    friend_line(ann, "Bob").locator(".friend-status", has_text="online").wait_for(timeout=10_000)
+    friend_line(bob, "Ann").locator(".friend-status", has_text="online").wait_for(timeout=20_000)
+    friend_line(ann, "Bob").locator(".friend-status", has_text="online").wait_for(timeout=20_000)
     assert "1 online" in ann.inner_text("#friends-button")
     bob.click("#friends-panel .friends-close")
 
@@ -104,7 +103,7 @@ def test_add_a_friend_see_them_online_invite_them_and_they_join(server: ServerPr
     shot(ann, "friends-panel-desktop.png")
 
     toast = bob.locator(f"#friend-toasts .friend-toast[data-code='{code}']")
-    toast.wait_for(timeout=10_000)
+    toast.wait_for(timeout=20_000)
     assert f"Ann invites you to table {code}" in toast.inner_text()
     shot(bob, "friends-invite-phone.png")
     toast.locator("a", has_text="Join").click()
@@ -126,7 +125,7 @@ def test_add_a_friend_see_them_online_invite_them_and_they_join(server: ServerPr
         ann.click("#friends-button")
     friend_line(ann, "Bob").locator(".friend-invite").click()
     ru_toast = bob.locator("#friend-toasts .friend-toast").last
-    ru_toast.wait_for(timeout=10_000)
+    ru_toast.wait_for(timeout=20_000)
     assert f"Ann приглашает вас за стол {code}" in ru_toast.inner_text()
     shot(bob, "friends-invite-phone-ru.png")
     bob.click("#friends-button")

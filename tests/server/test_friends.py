@@ -128,7 +128,7 @@ def test_the_event_stream_tells_presence_and_invitations(sqlite_url: str) -> Non
                 assert ann.post("/api/friends/invite", {"name": "Bob", "code": code}).status_code == 200
                 kind, invite = next(bob_events)
                 assert kind == "invite" and invite["from"] == "Ann" and invite["code"] == code
-                assert time.monotonic() - sent < 5
+                assert time.monotonic() - sent < 15  # one look (3 s), with room for a loaded machine
         # A page opened just after the invitation still shows it.
         with bob.client.stream("GET", "/api/friends/events") as again:
             kinds = read_events(again)
