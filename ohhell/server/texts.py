@@ -429,6 +429,25 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "qp_countdown": N_("Bots take the empty seats in %(seconds)d\u00a0s"),  # no break before the unit
     "qp_starting": N_("Starting the game…"),
     "qp_cancel": N_("Cancel"),
+    # -- friends (static/js/friends.js): the button on every page of a signed-in player, its panel, invitations
+    "friends_button": N_("Friends · %(count)d online"),
+    "friends_title": N_("Friends"),
+    "friends_add_label": N_("A player's user name"),
+    "friends_add": N_("Add friend"),
+    "friends_none": N_("No friends yet: add one by their user name."),
+    "friends_online": N_("online"),
+    "friends_offline": N_("offline"),
+    "friends_asked": N_("asked: waiting for an answer"),
+    "friends_asking": N_("wants to be your friend"),
+    "friends_accept": N_("Accept"),
+    "friends_decline": N_("Decline"),
+    "friends_remove": N_("Remove"),
+    "friends_invite": N_("Invite to this table"),
+    "friends_invited": N_("Invitation sent to %(name)s."),
+    "friends_invite_toast": N_("%(name)s invites you to table %(code)s."),
+    "friends_join": N_("Join"),
+    "friends_dismiss": N_("Dismiss"),
+    "friends_close": N_("Close"),
 }
 """The client's texts by key (the keys are the client's; the values are English source texts)."""
 

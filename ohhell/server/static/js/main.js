@@ -11,6 +11,7 @@ import { NewSheet, SheetView } from "./pages/scorekeeper.js";
 import { GameHistory } from "./pages/history.js";
 import { showCommunity } from "./pages/community.js";
 import { registerWorker } from "./offline.js";
+import { showFriends } from "./friends.js";
 
 const main = document.getElementById("main");
 let page = null; // the table page in use (it owns a socket)
@@ -77,6 +78,7 @@ async function route() {
   } else {
     render(html`<${Lobby} config=${await serverConfig()} go=${go} />`, main);
   }
+  showFriends(go); // a signed-in player's friends and invitations, on every page (friends.js)
 }
 
 window.addEventListener("popstate", () => route());
