@@ -53,7 +53,7 @@ export function TableView({ table, names, local, on }) {
   const away = me !== null && s.table.seats[me].away;
   const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
   return html`<div class=${classes}>
-    <${TopBar} s=${s} code=${code} connected=${table.status === "open"} panel=${ui.panel} peek=${local.peek} unread=${ui.unread}
+    <${TopBar} s=${s} code=${code} names=${names} connected=${table.status === "open"} panel=${ui.panel} peek=${local.peek} unread=${ui.unread}
       ownRandomness=${table.ownRandomness} onPanel=${on.panel} onPeek=${on.peek} />
     <div class="table-body"><div class="play-area">
     ${ui.notice ? html`<p class="notice" role="alert" onClick=${on.dismissNotice}>${ui.notice}</p>` : null}
@@ -99,6 +99,7 @@ function Centre({ s, names, acting, collecting }) {
   let line = "";
   if (s.game_over) line = "";  // the game's end is told below the table
   else if (s.phase === "bidding" && acting.length > 1) line = t("waiting_for_bids");
+  else if (s.phase === "choosing_trump" && acting[0] !== s.seat) line = t("name_chooses_trump", { name: names[acting[0]] });
   else if (acting.length === 1 && acting[0] !== s.seat && !s.current_trick.length && !collecting)
     line = s.phase === "bidding" ? t("name_bids", { name: names[acting[0]] }) : t("name_leads", { name: names[acting[0]] });
   return html`<div class="centre" aria-live="polite">${line ? html`<span class="centre-line">${line}</span>` : null}</div>`;
