@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_browser_table import DESKTOP, PHONE, SHOTS, Pages, create_table, shot
 
 from conftest import ServerProcess, free_port, spawn_server, stop_process
-from test_browser_table import DESKTOP, PHONE, SHOTS, Pages, create_table, shot
 
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60")
 KNOBS = {"schedule": "constant", "max_size": 2, "hand_count": 16}
