@@ -88,7 +88,7 @@ def _trump(rules: Rules) -> str:
                      % {"suit": _suit_name(rules.fixed_trump).capitalize()})
     elif rules.trump == "chosen":
         parts.append(_("No card is turned up: everyone bids without knowing trump. When the bidding is over, the "
-                       "highest bidder chooses the trump suit (of equal highest bids, the first made)."))
+                       "highest bidder chooses the trump suit (of equal highest bids, the one who bid first)."))
     else:
         parts.append(_("There is no trump."))
     if rules.no_trump_last_hand:

@@ -166,6 +166,17 @@ class ScoreSheet:
         return None
 
     @property
+    def trump_chooser(self) -> int | None:
+        """The highest bidder, who chooses trump now (``trump: chosen``, every bid in); else ``None``."""
+        return self.state.trump_chooser if self.state.phase == Phase.CHOOSING_TRUMP else None
+
+    @property
+    def trump_is_chosen(self) -> bool:
+        """Whether the highest bidder chooses this hand's trump after the bidding (``trump: chosen``)."""
+        plan = self.state.plan
+        return plan is not None and plan.trump == "chosen" and not self.finished
+
+    @property
     def trump_is_turned(self) -> bool:
         """Whether this hand's trump comes from a turned card (so the keeper may enter it)."""
         plan = self.state.plan
@@ -211,16 +222,33 @@ class ScoreSheet:
     def set_trump(self, trump: str | None) -> None:
         """Enter the trump of the hand in progress: a turned card (``"7H"``), a suit letter, or
         ``None``; only before the first bid."""
+        if self.trump_is_chosen:
+            raise ScoreError(_("the highest bidder chooses trump once every player has bid: enter it then"))
         current = self._current()
         if current is not None and current.get("bids"):
             raise ScoreError(_("the trump can only be entered before the first bid"))
         value = _normal_trump(trump)
         self._change(lambda record: self._ensure_current(record).__setitem__("trump", value))
 
+    def choose_trump(self, suit: str) -> None:
+        """Enter the suit the highest bidder chose (a letter or symbol), once every bid is in."""
+        chooser = self.trump_chooser
+        if chooser is None:
+            raise ScoreError(_("the highest bidder chooses trump once every player has bid: enter it then")
+                             if self.trump_is_chosen and not self._bidding_complete()
+                             else _("nobody chooses trump now"))
+        value = _normal_trump(suit)
+        if value is None or len(value) != 1:
+            raise ScoreError(_("%(name)s chooses a suit: S, H, D or C") % {"name": self.names[chooser]})
+        self._change(lambda record: record["hands"][-1].__setitem__("chosen_trump", value))
+
     def bid(self, seat: int, bid: int) -> None:
         """Enter ``seat``'s bid (in bidding order; the hook is enforced)."""
         if self.finished:
             raise ScoreError(_("the game is over"))
+        if self.trump_chooser is not None:
+            raise ScoreError(_("every player has bid; enter the trump %(name)s chose")
+                             % {"name": self.names[self.trump_chooser]})
         if self._bidding_complete():
             raise ScoreError(_("every player has bid; enter the tricks"))
         if seat != self.next_bidder:
@@ -245,6 +273,9 @@ class ScoreSheet:
 
     def record_tricks(self, tricks: Sequence[int]) -> None:
         """Enter the tricks each seat took (indexed by seat; they must add up to the hand size)."""
+        if self.trump_chooser is not None:
+            raise ScoreError(_("enter the trump %(name)s chose before the tricks")
+                             % {"name": self.names[self.trump_chooser]})
         if not self._bidding_complete():
             raise ScoreError(_("enter every bid before the tricks"))
         values = [int(t) for t in tricks]
@@ -265,7 +296,12 @@ class ScoreSheet:
                 hand.pop("tricks", None)
             else:
                 hand["tricks"] = [int(t) for t in tricks]
-            if trump is not False:
+            if trump is not False and "chosen_trump" in hand:
+                chosen = _normal_trump(trump)  # type: ignore[arg-type]
+                if chosen is None or len(chosen) != 1:
+                    raise ScoreError(_("a chosen trump is a suit: S, H, D or C"))
+                hand["chosen_trump"] = chosen
+            elif trump is not False:
                 hand["trump"] = _normal_trump(trump)  # type: ignore[arg-type]
 
         self._change(change)

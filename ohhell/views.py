@@ -221,6 +221,7 @@ class SeatView:
             "scoresheet": self.scoresheet,
             "hook_bid": self.hook_bid,
             "trump_chooser": self.trump_chooser,
+            "trump_by_choice": self.trump_by_choice,
             "closing_trick": None if self.closing_trick is None else {
                 "leader": self.closing_trick.leader, "cards": trick(self.closing_trick.cards),
                 "winner": self.closing_trick.winner},

@@ -592,13 +592,17 @@ class SheetScreen(Screen[None]):
     # ------------------------------------------------------------------ state
 
     def entry(self) -> tuple[str, int] | None:
-        """What is being entered now: ``("bid", seat)``, ``("tricks", seat)`` or nothing."""
+        """What is being entered now: ``("bid", seat)``, ``("trump", seat)`` (the suit the
+        highest bidder chose), ``("tricks", seat)`` or nothing."""
         sheet = self.sheet
         if sheet.finished:
             return None
         bidder = sheet.next_bidder
         if bidder is not None:
             return ("bid", bidder)
+        chooser = sheet.trump_chooser
+        if chooser is not None:
+            return ("trump", chooser)
         entered = self.tricks or [None] * sheet.rules.players
         for seat in self.trick_order():
             if entered[seat] is None:
@@ -725,11 +729,16 @@ class SheetScreen(Screen[None]):
             text.append(" " + _("Trump: %(trump)s.") % {"trump": suit_label(_SUITS.index(trump))})
         elif sheet.trump_is_turned and not any(bid is not None for bid in sheet.bids):
             text.append(" " + _("(t: enter the turned card or trump suit)"), style="dim")
+        elif sheet.trump_is_chosen:
+            text.append(" " + _("The highest bidder chooses trump after the bidding."), style="dim")
         text.append("\n")
         if entry is None:
             return text
         kind, seat = entry
-        if kind == "bid":
+        if kind == "trump":
+            text.append(_("%(name)s bid highest: which suit did they choose as trump? Press S, H, D or C.")
+                        % {"name": names[seat]}, style="bold yellow")
+        elif kind == "bid":
             text.append(_("%(name)s bids (0–%(size)d): ") % {"name": names[seat], "size": sheet.hand_size})
             text.append(self.buffer or "_", style="bold reverse yellow")
             forbidden = sheet.forbidden_bid
@@ -768,6 +777,13 @@ class SheetScreen(Screen[None]):
         if self._message is not None:
             self._message = None
             self.query_one("#message", Static).update("")
+        entry = self.entry()
+        if entry is not None and entry[0] == "trump" and event.character:
+            # While the chosen suit is asked for, its letters answer (before s, c… do their own things).
+            event.stop()
+            event.prevent_default()
+            self._enter_chosen_trump(event.character)
+            return
         if event.character and event.character.isdigit():
             event.stop()
             entry = self.entry()
@@ -826,9 +842,30 @@ class SheetScreen(Screen[None]):
                 self.tricks = None
         self.refresh_sheet()
 
+    def _enter_chosen_trump(self, character: str) -> None:
+        sheet = self.sheet
+        chooser = sheet.trump_chooser
+        assert chooser is not None
+        letter = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(character, character.upper())
+        if letter not in ("S", "H", "D", "C"):
+            self.error(_("Press S, H, D or C: the suit %(name)s chose as trump.") % {"name": sheet.names[chooser]})
+            return
+        try:
+            sheet.choose_trump(letter)
+        except ScoreError as problem:
+            self.error(str(problem))
+            return
+        self.save()
+        self.say(_("%(name)s chose %(suit)s as trump.") % {"name": sheet.names[chooser],
+                                                           "suit": suit_label("SHDC".index(letter))})
+
     def action_confirm(self) -> None:
         entry = self.entry()
         if entry is None:
+            return
+        if entry[0] == "trump":
+            self.error(_("Press S, H, D or C: the suit %(name)s chose as trump.")
+                       % {"name": self.sheet.names[entry[1]]})
             return
         if not self.buffer:
             self.error(_("Type a number first."))

@@ -38,6 +38,8 @@ def sheet_json(sheet_id: str, sheet: ScoreSheet) -> dict[str, Any]:
         "forbidden_bid": sheet.forbidden_bid,
         "trump": sheet.trump,
         "trump_is_turned": sheet.trump_is_turned and not sheet.finished,
+        "trump_is_chosen": sheet.trump_is_chosen,
+        "trump_chooser": sheet.trump_chooser,
         "totals": sheet.totals,
         "hands": sheet.hands(),
         "totals_by_hand": sheet.totals_by_hand(),
@@ -65,7 +67,7 @@ def sheet_plan(sheet: ScoreSheet) -> dict[str, Any]:
         plan = rules.hand_plan(index)
         if plan is None:
             break
-        hands.append({"size": plan.size, "turned": plan.trump.startswith("turn-up"),
+        hands.append({"size": plan.size, "turned": plan.trump.startswith("turn-up"), "chosen": plan.trump == "chosen",
                       "trump": plan.trump if plan.trump in ("S", "H", "D", "C") else None})
     return {
         "players": rules.players,
@@ -224,6 +226,11 @@ def _apply(sheet: ScoreSheet, operation: dict[str, Any]) -> None:
         elif op == "trump":
             trump = operation.get("trump")
             sheet.set_trump(trump if isinstance(trump, str) else None)
+        elif op == "choose_trump":
+            suit = operation.get("suit")
+            if not isinstance(suit, str):
+                raise ScoreError(_("the chosen trump must be a suit letter: S, H, D or C"))
+            sheet.choose_trump(suit)
         elif op == "edit":
             bids = operation.get("bids")
             tricks = operation.get("tricks")

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 import orjson
 
-from ohhell.actions import Action, Bid, Declare, InvalidActionError, Play, action_from_json
+from ohhell.actions import Action, Bid, ChooseTrump, Declare, InvalidActionError, Play, action_from_json
 from ohhell.i18n import N_, translations
 
 PROTOCOL: Final = "ohhell-ws/1"
@@ -37,7 +37,7 @@ CLIENT_TYPES: Final = ("hello", "act", "hint", "start", "back", "history", "ping
                         "contribute")
 """The message types a client may send."""
 
-PLAYER_ACTIONS: Final = ("bid", "play", "declare")
+PLAYER_ACTIONS: Final = ("bid", "play", "declare", "trump")
 """The actions a seat may send; chance and scoresheet actions are the server's."""
 
 ERRORS: Final[dict[str, str]] = {
@@ -55,7 +55,7 @@ ERRORS: Final[dict[str, str]] = {
     "stale": N_("The game has moved on since you acted; look again."),
     "duplicate": N_("That message was already received."),
     "out-of-turn": N_("It is not your turn."),
-    "not-allowed": N_("Players may bid, play and declare; nothing else."),
+    "not-allowed": N_("Players may bid, play, declare a joker and choose trump; nothing else."),
     "illegal": N_("That is not allowed now."),
     "not-host": N_("Only the player who created the table may do that."),
     "rate-limited": N_("Too many messages; slow down."),
@@ -161,7 +161,7 @@ def parse_player_action(data: Mapping[str, Any], seat: int, message_id: Any = No
         action = action_from_json({**data, "seat": seat})
     except (InvalidActionError, ValueError) as error:
         raise ProtocolError("bad-field", "action", message_id) from error
-    assert isinstance(action, (Bid, Play, Declare))
+    assert isinstance(action, (Bid, Play, Declare, ChooseTrump))
     return action
 
 

@@ -62,6 +62,8 @@ def hand_summary_json(hand: HandSummary, plays: bool) -> dict[str, Any]:
         "turn_up": card_name(hand.turn_up) if hand.turn_up is not None else None,
         "bids": hand.bids, "tricks": hand.tricks, "scores": hand.scores, "totals": hand.totals,
     }
+    if hand.trump_chooser is not None:
+        out["trump_chooser"] = hand.trump_chooser
     if plays:
         names = _NAMES
         out["plays"] = tuple((seat, names[card]) for seat, card in hand.plays) if hand.plays is not None else None
@@ -127,7 +129,7 @@ STATE_FIELDS: Final = (
     "trump", "turn_up", "hand", "blind", "visible_hands", "hand_counts", "bid_order", "bids", "has_bid",
     "bidding_complete", "tricks_won", "completed_tricks", "current_trick", "trick_suit", "joker_high", "turn",
     "actors", "legal_actions", "forbidden_bid", "can_change_bid", "totals", "finished_hands", "game_over", "winners",
-    "closing_trick", "hook_bid",
+    "closing_trick", "hook_bid", "trump_chooser", "trump_by_choice",
 )
 """The fields of a ``state`` message about the game, in order: those of :meth:`SeatView.to_json`
 but the rules (``welcome`` carries them once) and ``scoresheet``, with finished hands without

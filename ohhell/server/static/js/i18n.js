@@ -36,7 +36,9 @@ export function t(key, params) {
 export function tn(key, n, params) {
   const forms = catalog.plurals[key];
   const table = catalog.plural_index;
-  const form = n < table.length ? table[n] : table[100 + (n % 100)];
+  // A negative count (a total under German Bridge scoring, −3 points) takes the form of its size.
+  const size = Math.abs(Math.trunc(n));
+  const form = size < table.length ? table[size] : table[100 + (size % 100)];
   return fill(forms[Math.min(form, forms.length - 1)], { count: n, ...(params || {}) });
 }
 

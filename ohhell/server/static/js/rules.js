@@ -82,10 +82,23 @@ function nextBidder(sheet) {
 }
 
 function settle(sheet) {
-  // What follows from the bids so far: who bids next and what the hook forbids them.
+  // What follows from the bids so far: who bids next and what the hook forbids them, and (trump
+  // chosen by the highest bidder) who chooses once every bid is in.
   sheet.next_bidder = sheet.finished ? null : nextBidder(sheet);
   sheet.forbidden_bid = sheet.next_bidder === null ? null
     : hookBid(sheet.plan, sheet.dealer, sheet.next_bidder, sheet.bids, sheet.hand_size);
+  const chosen = !sheet.finished && ((sheet.plan.hands[sheet.hand_index] || {}).chosen || false);
+  sheet.trump_is_chosen = chosen;
+  sheet.trump_chooser = chosen && sheet.next_bidder === null && !sheet.trump ? highestBidder(sheet) : null;
+}
+
+/** The seat that chooses trump (ohhell/game.py, `_highest_bidder`): the highest bid, the first of
+ * equal highest bids in bidding order; left of the dealer when nobody bids. */
+export function highestBidder(sheet) {
+  const order = sheet.bid_order.length ? sheet.bid_order : [(sheet.dealer + 1) % sheet.plan.players];
+  let best = order[0];
+  for (const seat of order) if ((sheet.bids[seat] ?? 0) > (sheet.bids[best] ?? 0)) best = seat;
+  return best;
 }
 
 function startHand(sheet) {
@@ -134,6 +147,16 @@ export function applyEntry(sheet, change) {
     next.hands[next.hand_index].trump = next.trump;
     return next;
   }
+  if (change.op === "choose_trump") {
+    if (next.trump_chooser === null || next.trump_chooser === undefined) throw new Refusal("sk_no_trump_choice");
+    const suit = SUIT_LETTERS[(change.suit || "").trim().toUpperCase()];
+    if (!suit) throw new Refusal("sk_bad_trump", { text: change.suit || "" });
+    const hand = startHand(next);
+    next.trump = suit;
+    hand.trump = suit;
+    settle(next);
+    return next;
+  }
   if (change.op === "bid") {
     const { seat, bid } = change;
     if (next.next_bidder === null) throw new Refusal("sk_all_have_bid");
@@ -149,6 +172,7 @@ export function applyEntry(sheet, change) {
   if (change.op === "tricks") {
     const tricks = change.tricks;
     if (next.next_bidder !== null) throw new Refusal("sk_bids_first");
+    if (next.trump_chooser !== null && next.trump_chooser !== undefined) throw new Refusal("sk_choose_trump_first", { name: names[next.trump_chooser] });
     if (!Array.isArray(tricks) || tricks.length !== names.length || !tricks.every((t) => whole(t) && t >= 0 && t <= next.hand_size)) {
       throw new Refusal("sk_tricks_range", { size: next.hand_size });
     }

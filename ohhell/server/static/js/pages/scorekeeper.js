@@ -166,7 +166,11 @@ function CurrentHand({ sheet, change, busy }) {
       value=${trump} onInput=${(e) => setTrump(e.currentTarget.value)} /></label>
       <button type="button" id="sk-set-trump" onClick=${() => change({ op: "trump", trump })}>${t("sk_set_trump")}</button></div>` : null}
     ${s.trump ? html`<p id="sk-trump-shown">${t("trump")}: <span class=${"suit-" + s.trump}>${entered && entered.length > 1 ? entered.slice(0, -1).replace("T", "10") : ""}${SUIT_SYMBOLS[s.trump] || ""}</span> ${suitWord(s.trump)}</p>` : null}
-    ${s.next_bidder !== null ? html`<p class="prompt">${t("sk_enter_bid", { name: names[s.next_bidder] })}</p>
+    ${s.next_bidder === null && s.trump_chooser !== null && s.trump_chooser !== undefined ? html`<p class="prompt" id="sk-choose-trump">${t("sk_choose_trump", { name: names[s.trump_chooser] })}</p>
+      <div class="suit-buttons" role="group" aria-label=${t("trump")}>${["S", "H", "D", "C"].map((suit) => html`<button type="button" key=${suit}
+        class=${"suit-button suit-" + suit} data-suit=${suit} disabled=${busy} onClick=${() => change({ op: "choose_trump", suit })}>
+        <span aria-hidden="true">${SUIT_SYMBOLS[suit]}</span> ${suitWord(suit)}</button>`)}</div>`
+    : s.next_bidder !== null ? html`<p class="prompt">${t("sk_enter_bid", { name: names[s.next_bidder] })}</p>
       ${s.forbidden_bid !== null ? html`<p class="hook" id="sk-hook">${t("sk_hook", { name: names[s.dealer], bid: s.forbidden_bid })}</p>` : null}
       <div class="bid-buttons">${Array.from({ length: s.hand_size + 1 }, (_, b) => html`<button type="button" key=${b} class="bid-button" data-bid=${b}
         disabled=${b === s.forbidden_bid || busy} onClick=${() => change({ op: "bid", seat: s.next_bidder, bid: b })}>${b}</button>`)}</div>`
@@ -251,7 +255,7 @@ export function SheetView({ id, go }) {
   const change = async (op) => {
     setBusy(true);
     try {
-      if (op.op === "bid" || op.op === "tricks" || op.op === "trump") {
+      if (op.op === "bid" || op.op === "tricks" || op.op === "trump" || op.op === "choose_trump") {
         setKept({ ...(await enter(id, op)) });
         setMessage("");
         send();

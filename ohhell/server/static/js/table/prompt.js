@@ -3,10 +3,11 @@
 import { html } from "../html.js";
 import { t, suitWord, cardText } from "../i18n.js";
 import { actingSeats } from "../game.js";
+import { TrumpChoice, choosingTrump } from "./trump_choice.js";
 
 function sameAction(a, b) {
   return !!a && !!b && a.type === b.type && (a.bid ?? null) === (b.bid ?? null) && (a.card ?? null) === (b.card ?? null)
-    && (a.high ?? null) === (b.high ?? null);
+    && (a.high ?? null) === (b.high ?? null) && (a.suit ?? null) === (b.suit ?? null);
 }
 
 export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging, onHint, myTurn, busy }) {
@@ -30,6 +31,10 @@ export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging,
     }
     parts.push(html`<div class="bid-buttons" role="group" aria-label=${t("bid")}>${buttons}${hintButton}</div>`);
     if (forbidden !== null && s.dealer === me) parts.push(html`<p class="hook">${t("forbidden_bid", { bid: forbidden })}</p>`);
+  } else if (choosingTrump(s)) {
+    parts.push(html`<${TrumpChoice} s=${s} names=${names} hint=${hint && hint.version === s.version ? hint.action : null}
+      onAct=${onAct} busy=${busy} />`);
+    if (me !== null && s.trump_chooser === me && hintButton) parts.push(hintButton);
   } else if (me !== null && s.phase === "declaring" && s.turn === me) {
     parts.push(html`<p class="prompt your-turn" role="status">${t("declare_joker")}</p>
       <div class="row"><button type="button" id="declare-high" onClick=${() => onAct({ type: "declare", high: true })}>${t("joker_high")}</button>
@@ -57,5 +62,6 @@ export function actionText(action) {
   if (action.type === "bid") return t("bid_word", { bid: action.bid });
   if (action.type === "play") return t("play_word", { card: cardText(action.card) });
   if (action.type === "declare") return action.high ? t("declare_high") : t("declare_low");
+  if (action.type === "trump") return t("choose_trump_suit", { suit: suitWord(action.suit) });
   return "";
 }

@@ -4,6 +4,7 @@ import { html } from "../html.js";
 import { t, tn, suitWord, cardSpoken, SUIT_SYMBOLS } from "../i18n.js";
 import { bidTotal, lastTrick } from "../game.js";
 import { Card } from "./card.js";
+import { trumpNote } from "./trump_choice.js";
 
 // A die with a tick: drawn, not a font glyph (the die of U+2684 is missing or unreadable in many
 // fonts, Debian chromium's among them).
@@ -18,7 +19,7 @@ const FAIR_ICON = html`<svg class="fair-icon" viewBox="0 0 20 20" width="18" hei
  * shown; `unread`: new chat lines; `ownRandomness`: this deal holds this browser's randomness;
  * `onPanel(name)`, `onPeek()`: the tools.
  */
-export function TopBar({ s, code, connected, panel, peek, unread, ownRandomness, onPanel, onPeek }) {
+export function TopBar({ s, code, names, connected, panel, peek, unread, ownRandomness, onPanel, onPeek }) {
   const total = bidTotal(s);
   const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
   let bidsLine = null;
@@ -28,6 +29,7 @@ export function TopBar({ s, code, connected, panel, peek, unread, ownRandomness,
       ${t("bids_of", { sum: total.sum, size: total.size })}${verdict ? html` · <b>${verdict}</b>` : null}</span>`;
   }
   const trumpKnown = s.dealt || s.scoresheet;
+  const chosenNote = trumpNote(s, names || []);
   // This deal holds this browser's randomness: a small mark beside the hand's number (on a phone
   // a row of its own would push the table down).
   const fairMark = ownRandomness ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${code}/history#fair`} target="_blank" rel="noopener"
@@ -41,7 +43,8 @@ export function TopBar({ s, code, connected, panel, peek, unread, ownRandomness,
       <span class="table-code">${t("table_code", { code })}</span>
       ${s.game_over ? fairMark : html`<span class="hand-label">${handLabel} · ${tn("cards_n", s.hand_size)}${fairMark ? html` ${fairMark}` : null}</span>`}
       ${!s.game_over && trumpKnown ? html`<span class="trump" id="trump">${t("trump")}: <strong class=${s.trump ? "suit-" + s.trump : ""}>
-        ${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}</strong>
+        ${chosenNote && !s.trump ? chosenNote : html`${s.trump && SUIT_SYMBOLS[s.trump] ? SUIT_SYMBOLS[s.trump] + " " : ""}${suitWord(s.trump)}`}</strong>
+        ${chosenNote && s.trump ? html` <span class="muted" id="trump-chooser">${chosenNote}</span>` : null}
         ${s.turn_up ? html` <${Card} card=${s.turn_up} small=${true} extra="turned" label=${t("turned_card") + ": " + cardSpoken(s.turn_up)} />` : null}</span>` : null}
       ${bidsLine}
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}

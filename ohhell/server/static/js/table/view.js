@@ -57,7 +57,7 @@ export function TableView({ table, names, local, on }) {
     <${TableKeys} myTurn=${myTurn && !table.busy} turnKey=${`${s.phase}-${s.hand_index}-${s.completed_tricks.length}-${s.current_trick.length}`}
       summaryOpen=${!!summaryHand} onEscape=${on.dismissSummary} />
     <h1 class="sr">${t("table_code", { code })}</h1>
-    <${TopBar} s=${s} code=${code} connected=${table.status === "open"} panel=${ui.panel} peek=${local.peek} unread=${ui.unread}
+    <${TopBar} s=${s} code=${code} names=${names} connected=${table.status === "open"} panel=${ui.panel} peek=${local.peek} unread=${ui.unread}
       ownRandomness=${table.ownRandomness} onPanel=${on.panel} onPeek=${on.peek} />
     <div class="table-body"><div class="play-area">
     ${ui.notice ? html`<p class="notice" role="alert" onClick=${on.dismissNotice}>${ui.notice}</p>` : null}
@@ -103,6 +103,7 @@ function Centre({ s, names, acting, collecting }) {
   let line = "";
   if (s.game_over) line = "";  // the game's end is told below the table
   else if (s.phase === "bidding" && acting.length > 1) line = t("waiting_for_bids");
+  else if (s.phase === "choosing_trump" && acting[0] !== s.seat) line = t("name_chooses_trump", { name: names[acting[0]] });
   else if (acting.length === 1 && acting[0] !== s.seat && !s.current_trick.length && !collecting)
     line = s.phase === "bidding" ? t("name_bids", { name: names[acting[0]] }) : t("name_leads", { name: names[acting[0]] });
   return html`<div class="centre" aria-live="polite">${line ? html`<span class="centre-line">${line}</span>` : null}</div>`;
