@@ -382,3 +382,25 @@ def test_axe_on_every_page(server: ServerProcess, pages: Pages) -> None:
     page.wait_for_selector(".history-head h1", timeout=15_000)
     check(page, "/t/{code}/history")
     assert problems == {}, problems
+
+
+# ----------------------------------------------------------------------------- the summary teaches
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
+def test_the_hand_summary_says_what_the_strong_bot_would_have_bid(server: ServerProcess, pages: Pages,
+                                                                   locale: str) -> None:
+    page = pages.new(locale=locale, **PHONE)
+    create_table(page, server.url, ["basic"] * 3, max_size=2)
+    page.wait_for_selector(".seat", timeout=30_000)
+    # Off by default: the summary has no such line.
+    play_until([page], "document.querySelector('#hand-summary')", timeout_s=90)
+    assert page.query_selector("#teach-line") is None
+    page.click("#show-settings")
+    page.check("#pref-teach")
+    page.click("#show-settings")
+    dismiss_summary(page)
+    play_until([page], "document.querySelector('#hand-summary #teach-line')", timeout_s=90)
+    line = page.inner_text("#teach-line")
+    assert re.search(r"\d", line), line
+    shot(page, f"edges-teach-phone-{locale[:2]}.png")

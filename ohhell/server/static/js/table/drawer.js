@@ -59,6 +59,7 @@ export function Settings() {
     ${toggle("fourColour", "pref-four-colour", t("pref_four_colour"))}
     ${toggle("motion", "pref-motion", t("pref_motion"))}
     ${toggle("notify", "pref-notify", t("pref_notify"), async (on) => { if (on) await askPermission(); })}
+    ${toggle("teach", "pref-teach", t("pref_teach"))}
     <p class="muted small">${t("pref_note")}</p>
   </div>`;
 }
