@@ -218,7 +218,7 @@ def test_keyboard_play(server: ServerProcess, pages: Pages) -> None:
     page = pages.new()
     create_table(page, server.url, ["basic"] * 3, max_size=3)
     page.wait_for_selector(".seat", timeout=30_000)
-    page.keyboard.press("Shift")  # a keyboard player (the focus is left alone after a tap)
+    page.keyboard.press("Tab")  # a keyboard player (the focus is left alone after a tap)
     page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
     page.wait_for_function("() => document.activeElement.matches('.bid-button:not([disabled])')", timeout=5000)
     allowed = page.eval_on_selector_all(".bid-button:not([disabled])", "nodes => nodes.map(n => n.dataset.bid)")
@@ -235,6 +235,7 @@ def test_keyboard_play(server: ServerProcess, pages: Pages) -> None:
         assert page.evaluate("() => document.activeElement.dataset.card") != before
     # Escape closes the hand's summary.
     play_until([page], "document.querySelector('#hand-summary')", timeout_s=90)
+    page.wait_for_timeout(300)  # the summary's key handler is set after it is drawn
     page.keyboard.press("Escape")
     page.wait_for_selector("#hand-summary", state="detached", timeout=3000)
 

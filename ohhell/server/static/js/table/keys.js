@@ -39,12 +39,18 @@ export function TableKeys({ myTurn, turnKey, summaryOpen, onEscape }) {
   useEffect(() => {
     const onKey = (event) => {
       if (event.key === "Escape" && summaryOpen) { onEscape(); event.preventDefault(); return; }
+      // The turn came before the first key told that this player uses the keyboard: Tab goes there.
+      const active = document.activeElement;
+      if (myTurn && event.key === "Tab" && !event.shiftKey && (!active || active === document.body)) {
+        const target = turnTarget(document);
+        if (target) { target.focus(); event.preventDefault(); return; }
+      }
       if (elsewhere(event) || !/^[0-9]$/.test(event.key)) return;
       const button = document.querySelector(`.bid-button[data-bid="${event.key}"]:not([disabled])`);
       if (button) { button.click(); event.preventDefault(); }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [summaryOpen, onEscape]);
+  }, [summaryOpen, onEscape, myTurn]);
   return null;
 }
