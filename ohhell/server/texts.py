@@ -246,6 +246,9 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     "pref_four_colour": N_("Four-colour deck (♦ blue, ♣ green)"),
     "pref_motion": N_("Moving cards"),
     "pref_notify": N_("Notify me when it is my turn and this tab is hidden"),
+    "pref_teach": N_("After each hand, say what the strong bot would have bid with my cards"),
+    "teach_line": N_("With your cards the strong bot would have bid %(bid)d (you bid %(mine)d)."),
+    "teach_same": N_("With your cards the strong bot would have bid %(bid)d too."),
     "pref_note": N_("These settings are kept in this browser."),
     "timed_out_notice": N_("Your time ran out, so a bot played this turn for you. "
                            "If it runs out twice in a row, a bot takes over until you press \"I'm back\"."),

@@ -30,6 +30,7 @@ const DEFAULT_PREFS = {
   notify: false, // a system notification when it is your turn and the tab is hidden
   chatMuted: false, // hide the chat's new lines (no badge, no sound)
   mutedNames: [], // people whose chat lines are hidden
+  teach: false, // after each hand, what the strong bot would have bid with this player's cards
 };
 
 let prefs = { ...DEFAULT_PREFS, ...read("ohhell.prefs", {}) };

@@ -26,7 +26,8 @@ export class TablePage {
     // What only this view knows: the last trick shown, the bid being changed, the hand's room.
     this.local = { peek: false, changing: false, handWidth: 0, cardWidth: 64 };
     this.on = this.callbacks();
-    this.unsubscribe = onPrefs(() => this.update());
+    // A setting switched on in the middle of a bid applies to it (the "teach" line asks now).
+    this.unsubscribe = onPrefs(() => { if (this.ctl) this.ctl.askWhatTheBotWouldBid(); this.update(); });
   }
 
   stop() {

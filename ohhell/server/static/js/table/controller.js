@@ -45,6 +45,7 @@ function freshTable() {
     rematch: { available: true, asked: false, error: "" },
     rematchOffer: null, // the host started a rematch at this table (its code): go, or leave?
     history: null,
+    teach: {}, // hand index -> the bid the hint bot would have made with this player's cards
   };
 }
 
@@ -67,7 +68,7 @@ export class TableController {
   constructor(config) {
     this.config = {
       moved: NO_EFFECT, seated: NO_EFFECT, sound: NO_EFFECT, turn: NO_EFFECT,
-      prefs: () => ({ chatMuted: false, mutedNames: [] }),
+      prefs: () => ({ chatMuted: false, mutedNames: [], teach: false }),
       keep: { contributionsAt, contributionToSend, markRefused },
       ...config,
     };
@@ -85,6 +86,7 @@ export class TableController {
     this.contributionIds = new Map(); // message id -> {hand, resend}
     this.kept = this.config.keep.contributionsAt(this.code);
     this.timers = new Set();
+    this.teachIds = new Map(); // message id -> the hand whose bid the hint bot was asked for
   }
 
   stop() {
@@ -140,6 +142,13 @@ export class TableController {
         this.receiveError(message);
         return;
       case "hint":
+        if (this.teachIds.has(message.id)) {
+          // Asked for the hand's summary, not shown now (the player bids on their own).
+          const hand = this.teachIds.get(message.id);
+          this.teachIds.delete(message.id);
+          if (message.action && message.action.type === "bid") ui.teach = { ...ui.teach, [hand]: message.action.bid };
+          return;
+        }
         ui.hint = message;
         break;
       case "history":
@@ -223,8 +232,22 @@ export class TableController {
     // takes contributions: this browser's randomness goes in too.
     const fair = s.table && s.table.fair;
     if (fair && fair.open) this.contribute(fair.hand);
+    this.askWhatTheBotWouldBid();
     this.closeSummaryWhenPlayGoesOn();
     this.changed();
+  }
+
+  /**
+   * With the "teach" setting on, when this player is to bid, the hint bot is asked (once a hand)
+   * what it would bid with these cards; the hand's summary says it once the hand is over.
+   */
+  askWhatTheBotWouldBid() {
+    const s = this.s;
+    if (!this.config.prefs().teach || !s || s.seat === null || s.phase !== "bidding" || s.bids[s.seat] !== null) return;
+    if (!(s.legal_actions || []).some((a) => a.type === "bid")) return;
+    if ([...this.teachIds.values()].includes(s.hand_index) || this.ui.teach[s.hand_index] !== undefined) return;
+    const id = this.sendTracked("teach", { type: "hint", version: s.version });
+    if (id) this.teachIds.set(id, s.hand_index);
   }
 
   /**
@@ -262,6 +285,7 @@ export class TableController {
       this.contributionRefused(message);
       return;
     }
+    if (kind === "teach") { this.teachIds.delete(message.id); return; } // no lesson this hand: nothing to tell
     const ui = this.ui;
     if (message.code === "unknown-type") {
       // The server does not have this feature yet (an older ohhell serve).
@@ -300,7 +324,7 @@ export class TableController {
     this.pendingAction = null;
     // What belonged to the game goes; the open panel and the chat stay.
     this.ui = { ...this.ui, collected: new Set(), collecting: null, summaryHand: null, summaryShownHand: null,
-      rematch: { available: true, asked: false, error: "" }, rematchOffer: null, history: null };
+      rematch: { available: true, asked: false, error: "" }, rematchOffer: null, history: null, teach: {} };
     this.config.moved(from, code);
   }
 

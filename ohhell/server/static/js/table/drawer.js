@@ -46,7 +46,7 @@ export function Drawer({ s, code, names, stake, panel, history, chat, chatAvaila
         title=${titles[name]} onClick=${() => onPanel(name, true)}><span aria-hidden="true">${icon}</span>
         <span class="label">${titles[name]}</span>${name === "chat" && unread ? html`<span class="badge-count">${unread}</span>` : null}</button>`)}</nav>
       <button type="button" class="quiet drawer-close" aria-label=${t("close")} onClick=${() => onPanel(panel)}>✕</button></header>
-    <div class="drawer-body">${body}</div>
+    <div class="drawer-body" tabindex="0" role="region" aria-labelledby="drawer-title">${body}</div>
   </aside>`;
 }
 
@@ -59,6 +59,7 @@ export function Settings() {
     ${toggle("fourColour", "pref-four-colour", t("pref_four_colour"))}
     ${toggle("motion", "pref-motion", t("pref_motion"))}
     ${toggle("notify", "pref-notify", t("pref_notify"), async (on) => { if (on) await askPermission(); })}
+    ${toggle("teach", "pref-teach", t("pref_teach"))}
     <p class="muted small">${t("pref_note")}</p>
   </div>`;
 }

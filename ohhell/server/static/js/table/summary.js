@@ -8,7 +8,8 @@ import { Chart } from "../sheet.js";
 import { Settlement } from "../settlement.js";
 import { placeText } from "./seat.js";
 
-export function HandSummary({ hand, number, names, me, onClose }) {
+/** A finished hand; `botBid`: what the hint bot would have bid with this player's cards (the "teach" setting), if asked. */
+export function HandSummary({ hand, number, names, me, botBid, onClose }) {
   return html`<section class="summary panel" id="hand-summary" aria-labelledby="summary-title">
     <header class="row spread"><h2 id="summary-title">${t("hand_done", { n: number })}</h2>
       <button type="button" class="quiet close" id="summary-close" onClick=${onClose} aria-label=${t("close")}>✕</button></header>
@@ -23,6 +24,8 @@ export function HandSummary({ hand, number, names, me, onClose }) {
           <td><b>${hand.totals[seat]}</b></td></tr>`;
       })}</tbody>
     </table>
+    ${botBid !== undefined && me !== null ? html`<p class="teach" id="teach-line">${botBid === hand.bids[me]
+      ? t("teach_same", { bid: botBid }) : t("teach_line", { bid: botBid, mine: hand.bids[me] })}</p>` : null}
     <button type="button" class="primary" onClick=${onClose}>${t("continue")}</button>
   </section>`;
 }

@@ -75,6 +75,7 @@ export function TableView({ table, names, local, on }) {
           onCollected=${on.collected} />
         <${Centre} s=${s} names=${names} acting=${acting} collecting=${!!ui.collecting} />
         ${summaryHand ? html`<${HandSummary} hand=${summaryHand} number=${ui.summaryHand + 1} names=${names} me=${me}
+          botBid=${ui.teach[ui.summaryHand]}
           onClose=${on.dismissSummary} />` : null}
       </div>
     </div>
