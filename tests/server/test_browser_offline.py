@@ -126,6 +126,8 @@ def _entries(rules: Any, names: list[str], seed: int, hands: int) -> tuple[list[
         try:
             if entry["op"] == "bid":
                 sheet.bid(entry["seat"], entry["bid"])
+            elif entry["op"] == "choose_trump":
+                sheet.choose_trump(entry["suit"])
             else:
                 sheet.record_tricks(entry["tricks"])
         except ScoreError:
@@ -143,6 +145,10 @@ def _entries(rules: Any, names: list[str], seed: int, hands: int) -> tuple[list[
                 offer({"op": "bid", "seat": seat, "bid": sheet.forbidden_bid})
             choices = [b for b in range(size + 1) if b != sheet.forbidden_bid]
             offer({"op": "bid", "seat": seat, "bid": chooser.choice(choices)})
+        if sheet.trump_chooser is not None:  # okuneff: the highest bidder names trump (a bad suit refused)
+            if chooser.random() < 0.3:
+                offer({"op": "choose_trump", "suit": "X"})
+            offer({"op": "choose_trump", "suit": chooser.choice("SHDC")})
         split = [0] * len(names)
         for _trick in range(size):
             split[chooser.randrange(len(names))] += 1
