@@ -40,7 +40,7 @@ SEED_000 = [{"op": "bid", "seat": seat, "bid": bid, "hand": 0} for seat, bid in 
 
 def test_the_changes_of_a_whole_hand_are_made_in_order(server: LiveServer) -> None:
     sheet = _sheet(server)
-    assert sheet["plan"]["hands"][0] == {"size": 5, "turned": True, "trump": None}
+    assert sheet["plan"]["hands"][0] == {"size": 5, "turned": True, "chosen": False, "trump": None}
     answer = _sync(server, sheet["id"], {"changes": SEED_000, "base": {"0": None}})
     assert answer.status_code == 200, answer.text
     body = answer.json()
