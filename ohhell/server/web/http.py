@@ -179,8 +179,19 @@ def refuse_error(problem: AccountError) -> JSONResponse:
     return refuse(problem.status, problem.code, problem.message, **problem.params)
 
 
+SIGN_IN: Final = N_("Sign in first.")
+"""What a guest is told by a route that needs an account (unless the route says why)."""
+
+
 async def current_session(request: Request) -> Session | None:
     return await community(request).accounts.session(request.cookies.get(SESSION_COOKIE))
+
+
+async def signed_in(request: Request, why: str = SIGN_IN) -> Session | JSONResponse:
+    """The session of a request that needs an account, or the 401 that tells a guest ``why``
+    (a text marked with ``N_``)."""
+    session = await current_session(request)
+    return session if session is not None else refuse(401, "sign-in", why)
 
 
 async def guard(request: Request) -> tuple[Session | None, JSONResponse | None]:
@@ -193,6 +204,21 @@ async def guard(request: Request) -> tuple[Session | None, JSONResponse | None]:
     if not token_matches(request.headers.get(CSRF_HEADER), session.csrf if session is not None else None):
         return None, refuse(403, "csrf", N_("This request did not come from this site's pages."))
     return session, None
+
+
+async def signed_in_change(request: Request, why: str = SIGN_IN) -> tuple[Session, dict[str, Any]] | JSONResponse:
+    """The session and JSON body of a state-changing request that needs an account, or its
+    refusal: from another site (403, :func:`guard`), from a guest (401, telling ``why``), not a
+    JSON object (400)."""
+    session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    if session is None:
+        return refuse(401, "sign-in", why)
+    data = await json_body(request)
+    if isinstance(data, JSONResponse):
+        return data
+    return session, data
 
 
 def text_field(data: dict[str, Any], key: str) -> str:

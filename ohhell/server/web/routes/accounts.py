@@ -39,6 +39,8 @@ from ohhell.server.web.http import (
     refuse,
     refuse_error,
     say,
+    signed_in,
+    signed_in_change,
     site,
     text_field,
 )
@@ -146,21 +148,8 @@ async def api_login(request: Request) -> Response:
     return response
 
 
-async def _signed_in(request: Request) -> tuple[Session, dict[str, Any]] | JSONResponse:
-    """The session and body of a state-changing request that needs an account."""
-    session, refused = await guard(request)
-    if refused is not None:
-        return refused
-    if session is None:
-        return refuse(401, "sign-in", N_("Sign in first."))
-    data = await json_body(request)
-    if isinstance(data, JSONResponse):
-        return data
-    return session, data
-
-
 async def api_logout(request: Request) -> Response:
-    found = await _signed_in(request)
+    found = await signed_in_change(request)
     if isinstance(found, JSONResponse):
         return found
     session, _data = found
@@ -171,7 +160,7 @@ async def api_logout(request: Request) -> Response:
 
 
 async def api_logout_everywhere(request: Request) -> Response:
-    found = await _signed_in(request)
+    found = await signed_in_change(request)
     if isinstance(found, JSONResponse):
         return found
     session, _data = found
@@ -182,7 +171,7 @@ async def api_logout_everywhere(request: Request) -> Response:
 
 
 async def api_password(request: Request) -> Response:
-    found = await _signed_in(request)
+    found = await signed_in_change(request)
     if isinstance(found, JSONResponse):
         return found
     session, data = found
@@ -194,7 +183,7 @@ async def api_password(request: Request) -> Response:
 
 
 async def api_delete(request: Request) -> Response:
-    found = await _signed_in(request)
+    found = await signed_in_change(request)
     if isinstance(found, JSONResponse):
         return found
     session, data = found
@@ -209,7 +198,7 @@ async def api_delete(request: Request) -> Response:
 
 
 async def api_claim(request: Request) -> Response:
-    found = await _signed_in(request)
+    found = await signed_in_change(request)
     if isinstance(found, JSONResponse):
         return found
     session, data = found
@@ -221,9 +210,9 @@ async def api_claim(request: Request) -> Response:
 
 async def api_my_games(request: Request) -> Response:
     """The signed-in account's own tables, unfinished ones included (private)."""
-    session = await current_session(request)
-    if session is None:
-        return refuse(401, "sign-in", N_("Sign in first."))
+    session = await signed_in(request)
+    if isinstance(session, JSONResponse):
+        return session
     rows = await community(request).accounts.linked_tables(session.account.id)
     return JSONResponse({"games": [{"table": table, "seat": seat, "status": status, "created": created}
                                    for table, seat, status, created in rows],

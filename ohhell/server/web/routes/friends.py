@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 from starlette.requests import Request
@@ -21,7 +21,7 @@ from ohhell.i18n import N_
 from ohhell.server.community import friends
 from ohhell.server.community.accounts import AccountError, Session
 from ohhell.server.storage.errors import StoreError
-from ohhell.server.web.http import SESSION_COOKIE, community, current_session, guard, json_body, refuse, refuse_error
+from ohhell.server.web.http import SESSION_COOKIE, community, refuse, refuse_error, signed_in, signed_in_change
 
 POLL: Final = 3.0
 """Seconds between two looks of an event stream at the database (its check-in, the friends'
@@ -32,6 +32,12 @@ KEEP_ALIVE: Final = 15.0
 MAX_NAME: Final = 64
 
 
+GUEST: Final = N_("Sign in to have friends; a guest can send the table's link.")
+"""What a guest is told by every route of friends."""
+
+T = TypeVar("T")
+
+
 async def _write(request: Request, call: Callable[[Any], Any]) -> Any:
     return await community(request).store.write(call)
 
@@ -40,24 +46,32 @@ async def _read(request: Request, call: Callable[[Any], Any]) -> Any:
     return await community(request).read(call)
 
 
-def _name(data: dict[str, Any]) -> str | JSONResponse:
+async def _named_change(request: Request) -> tuple[Session, dict[str, Any], str] | JSONResponse:
+    """The session, JSON body and the friend's ``name`` of a change, or its refusal (cross-site,
+    a guest, not JSON, no name)."""
+    found = await signed_in_change(request, GUEST)
+    if isinstance(found, JSONResponse):
+        return found
+    session, data = found
     name = data.get("name")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
         return refuse(400, "bad-name", N_("Give the user name of a player."))
-    return name.strip()
+    return session, data, name.strip()
 
 
-async def _signed_in_change(request: Request) -> tuple[Session, dict[str, Any]] | JSONResponse:
-    """The session and JSON body of a change, or its refusal (cross-site, a guest, not JSON)."""
-    session, refused = await guard(request)
-    if refused is not None:
-        return refused
-    if session is None:
-        return refuse(401, "sign-in", N_("Sign in to have friends; a guest can send the table's link."))
-    data = await json_body(request)
-    if isinstance(data, JSONResponse):
-        return data
-    return session, data
+async def _check_then_write(request: Request, check: Callable[[Any], str],
+                            change: Callable[[Any, str], T]) -> T | JSONResponse:
+    """``check`` in a read, then ``change`` of the friend's id it found in a write; or the
+    refusal (what the check refused, or a 503 when the database did not save it). Checked in a
+    read first: a refusal is no failed write (the writer commits in batches)."""
+    try:
+        friend_id: str = await _read(request, check)
+        done: T = await _write(request, lambda conn: change(conn, friend_id))
+    except AccountError as problem:
+        return refuse_error(problem)
+    except StoreError:
+        return refuse(503, "storage", N_("The server could not save that; try again."))
+    return done
 
 
 async def _listing(request: Request, account_id: str, **extra: Any) -> JSONResponse:
@@ -67,74 +81,56 @@ async def _listing(request: Request, account_id: str, **extra: Any) -> JSONRespo
 
 async def api_friends(request: Request) -> Response:
     """The signed-in player's friends and requests: ``{friends: [{name, status, online}]}``."""
-    session = await current_session(request)
-    if session is None:
-        return refuse(401, "sign-in", N_("Sign in to have friends; a guest can send the table's link."))
+    session = await signed_in(request, GUEST)
+    if isinstance(session, JSONResponse):
+        return session
     return await _listing(request, session.account.id)
 
 
 async def api_ask(request: Request) -> Response:
     """Ask ``{name}`` to be friends, or accept their request: ``status`` (``friend`` or
     ``asked``) and the list after."""
-    found = await _signed_in_change(request)
+    found = await _named_change(request)
     if isinstance(found, JSONResponse):
         return found
-    session, data = found
-    name = _name(data)
-    if isinstance(name, JSONResponse):
-        return name
+    session, _data, name = found
     account_id, now = session.account.id, time.time()
-    try:
-        # Checked in a read first: a refusal is no failed write (the writer commits in batches).
-        friend_id = await _read(request, lambda conn: friends.check_ask(conn, account_id, name))
-        status = await _write(request, lambda conn: friends.ask(conn, account_id, friend_id, now))
-    except AccountError as problem:
-        return refuse_error(problem)
-    except StoreError:
-        return refuse(503, "storage", N_("The server could not save that; try again."))
+    status = await _check_then_write(request, lambda conn: friends.check_ask(conn, account_id, name),
+                                     lambda conn, friend_id: friends.ask(conn, account_id, friend_id, now))
+    if isinstance(status, JSONResponse):
+        return status
     return await _listing(request, account_id, status=status)
 
 
 async def api_remove(request: Request) -> Response:
     """End a friendship with ``{name}``, or withdraw or decline a request; the list after."""
-    found = await _signed_in_change(request)
+    found = await _named_change(request)
     if isinstance(found, JSONResponse):
         return found
-    session, data = found
-    name = _name(data)
-    if isinstance(name, JSONResponse):
-        return name
+    session, _data, name = found
     account_id = session.account.id
-    try:
-        friend_id = await _read(request, lambda conn: friends.account_named(conn, name)[0])
-        await _write(request, lambda conn: friends.remove(conn, account_id, friend_id))
-    except AccountError as problem:
-        return refuse_error(problem)
-    except StoreError:
-        return refuse(503, "storage", N_("The server could not save that; try again."))
+    removed = await _check_then_write(request, lambda conn: friends.account_named(conn, name)[0],
+                                      lambda conn, friend_id: friends.remove(conn, account_id, friend_id))
+    if isinstance(removed, JSONResponse):
+        return removed
     return await _listing(request, account_id)
 
 
 async def api_invite(request: Request) -> Response:
     """Invite the friend ``{name}`` to the table ``{code}``: their open pages show it."""
-    found = await _signed_in_change(request)
+    found = await _named_change(request)
     if isinstance(found, JSONResponse):
         return found
-    session, data = found
-    name = _name(data)
-    if isinstance(name, JSONResponse):
-        return name
+    session, data, name = found
     code = data.get("code")
     if not isinstance(code, str) or not 0 < len(code) <= 16 or not code.isalnum():
         return refuse(400, "bad-code", N_("Give the code of a table."))
     account_id, now, table_id = session.account.id, time.time(), code.upper()
-    try:
-        friend_id = await _read(request, lambda conn: friends.check_invite(conn, account_id, name, table_id, now))
-        await _write(request, lambda conn: friends.invite(conn, account_id, friend_id, table_id, now))
-    except AccountError as problem:
-        return refuse_error(problem)
-    except StoreError:
-        return refuse(503, "storage", N_("The server could not save that; try again."))
+    invited = await _check_then_write(
+        request, lambda conn: friends.check_invite(conn, account_id, name, table_id, now),
+        lambda conn, friend_id: friends.invite(conn, account_id, friend_id, table_id, now))
+    if isinstance(invited, JSONResponse):
+        return invited
     return JSONResponse({"invited": name, "code": table_id})
 
 
@@ -186,9 +182,9 @@ async def _events(request: Request, account_id: str) -> AsyncIterator[bytes]:
 
 async def api_events(request: Request) -> Response:
     """The server-sent events of the signed-in player's open page (``text/event-stream``)."""
-    session = await current_session(request)
-    if session is None:
-        return refuse(401, "sign-in", N_("Sign in to have friends; a guest can send the table's link."))
+    session = await signed_in(request, GUEST)
+    if isinstance(session, JSONResponse):
+        return session
     return StreamingResponse(_events(request, session.account.id), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
