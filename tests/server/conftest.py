@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 import uvicorn
@@ -135,6 +135,21 @@ def stop_process(server: ServerProcess) -> None:
             server.process.wait()
 
 
+def served(folder: str, *options: str) -> Any:
+    """A module-scoped ``server`` fixture for a test file: ``ohhell serve`` in a subprocess with
+    ``options`` (the file's pace, its bots…), its SQLite database and log in a temporary folder
+    named ``folder``. A file says ``server = served("browser-table", *PACE)``."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+        place = tmp_path_factory.mktemp(folder)
+        process = spawn_server(f"sqlite:///{place / 'ohhell.db'}", free_port(), place / "server.log", *options)
+        yield process
+        stop_process(process)
+
+    return server
+
+
 # ----------------------------------------------------------------------------- PostgreSQL
 
 
@@ -217,6 +232,48 @@ def record_page_errors(page: Any, errors: list[str]) -> None:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(f"console: {message.text}")
             if message.type == "error" and "Content Security Policy" in message.text else None)
+
+
+DESKTOP: Final = {"width": 1366, "height": 768}
+"""The viewport of a desktop (the default of :meth:`Pages.new`)."""
+PHONE: Final = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                "has_touch": True}
+"""The options of a phone's context (``pages.new(**PHONE)``)."""
+PHONE_LANDSCAPE: Final = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
+                          "has_touch": True}
+
+
+class Pages:
+    """Browser contexts opened by a test, each page checked for script errors and
+    Content-Security-Policy violations (:func:`record_page_errors`) at the end."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, locale: str = "en-US", **options: Any) -> Any:
+        """A page in a new context (its own storage: another person), a desktop unless told."""
+        if "viewport" not in options:
+            options["viewport"] = DESKTOP
+        context = self.browser.new_context(locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        record_page_errors(page, self.errors)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    """The test's pages (:class:`Pages`), closed after it; the test fails on any page's error."""
+    opened = Pages(browser)
+    yield opened
+    opened.close()
+    assert opened.errors == [], opened.errors
 
 
 def run_async(coroutine: object) -> object:

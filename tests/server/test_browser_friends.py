@@ -6,21 +6,15 @@ friends panel and the invitation (desktop, phone, Russian) go to docs/screenshot
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from table_page import shot
 
-from conftest import ROOT, LiveServer, record_page_errors, start_server
+from conftest import PHONE, LiveServer, Pages, start_server
 
-SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
-    Path(tempfile.mkdtemp(prefix="ohhell-shots-"))
 PACE = {"bot_delay": 0.05, "trick_pause": 0.15, "hand_pause": 0.3, "leave_grace": 5.0}
-DESKTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="module")
@@ -29,18 +23,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = start_server(f"sqlite:///{tmp_path_factory.mktemp('browser-friends') / 'ohhell.db'}", **PACE)
     yield live
     live.stop()
-
-
-@pytest.fixture
-def errors() -> Iterator[list[str]]:
-    found: list[str] = []
-    yield found
-    assert found == [], found
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=False)
 
 
 def sign_up(page: Any, url: str, name: str) -> None:
@@ -57,12 +39,8 @@ def friend_line(page: Any, name: str) -> Any:
     return page.locator(f"#friends-list .friend[data-name='{name}']")
 
 
-def test_add_a_friend_see_them_online_invite_them_and_they_join(server: LiveServer, browser: Any,
-                                                                errors: list[str]) -> None:
-    ann_context, bob_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
-    ann, bob = ann_context.new_page(), bob_context.new_page()
-    for page in (ann, bob):
-        record_page_errors(page, errors)
+def test_add_a_friend_see_them_online_invite_them_and_they_join(server: LiveServer, pages: Pages) -> None:
+    ann, bob = pages.new(), pages.new(**PHONE)
     # A guest has no friends button: guests send the table's link.
     ann.goto(server.url + "/")
     ann.wait_for_selector("#create")
@@ -100,12 +78,12 @@ def test_add_a_friend_see_them_online_invite_them_and_they_join(server: LiveServ
     ann.click("#friends-button")
     friend_line(ann, "Bob").locator(".friend-invite").click()
     ann.locator("#friends-panel .friends-notice", has_text="Invitation sent to Bob").wait_for()
-    shot(ann, "friends-panel-desktop.png")
+    shot(ann, "friends-panel-desktop.png", table=False)
 
     toast = bob.locator(f"#friend-toasts .friend-toast[data-code='{code}']")
     toast.wait_for(timeout=20_000)
     assert f"Ann invites you to table {code}" in toast.inner_text()
-    shot(bob, "friends-invite-phone.png")
+    shot(bob, "friends-invite-phone.png", table=False)
     toast.locator("a", has_text="Join").click()
     bob.wait_for_url(f"**/t/{code}")
     assert bob.locator("#friend-toasts .friend-toast").count() == 0
@@ -127,9 +105,7 @@ def test_add_a_friend_see_them_online_invite_them_and_they_join(server: LiveServ
     ru_toast = bob.locator("#friend-toasts .friend-toast").last
     ru_toast.wait_for(timeout=20_000)
     assert f"Ann приглашает вас за стол {code}" in ru_toast.inner_text()
-    shot(bob, "friends-invite-phone-ru.png")
+    shot(bob, "friends-invite-phone-ru.png", table=False)
     bob.click("#friends-button")
     bob.wait_for_selector("#friends-panel")
-    shot(bob, "friends-panel-phone-ru.png")
-    ann_context.close()
-    bob_context.close()
+    shot(bob, "friends-panel-phone-ru.png", table=False)

@@ -6,42 +6,16 @@ and of the countdown (desktop and phone, English and Russian) are kept in docs/s
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from table_page import shot
 
-from conftest import ROOT, ServerProcess, record_page_errors, spawn_server, stop_process
-from ohhell.server.cluster.local import free_port
+from conftest import PHONE, Pages, ServerProcess, served
 
-SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
-    Path(tempfile.mkdtemp(prefix="ohhell-shots-"))
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
-DESKTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-quickplay")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-@pytest.fixture
-def errors() -> Iterator[list[str]]:
-    found: list[str] = []
-    yield found
-    assert found == [], found
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=False)
+server = served("browser-quickplay", *PACE)
 
 
 def press_play_now(page: Any, url: str, name: str) -> None:
@@ -53,12 +27,8 @@ def press_play_now(page: Any, url: str, name: str) -> None:
     page.click("#play-now")
 
 
-def test_two_strangers_press_play_now_and_land_at_the_same_table(server: ServerProcess, browser: Any,
-                                                                 errors: list[str]) -> None:
-    first_context, second_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
-    first, second = first_context.new_page(), second_context.new_page()
-    for page in (first, second):
-        record_page_errors(page, errors)
+def test_two_strangers_press_play_now_and_land_at_the_same_table(server: ServerProcess, pages: Pages) -> None:
+    first, second = pages.new(), pages.new(**PHONE)
     press_play_now(first, server.url, "Ann")
     first.wait_for_selector("#qp-countdown")
     assert "1 of 3 players here" in first.inner_text("#qp-here")
@@ -75,41 +45,33 @@ def test_two_strangers_press_play_now_and_land_at_the_same_table(server: ServerP
     assert "Bob" in felt and "Ann" in second.inner_text(".felt")
     summary = first.evaluate("async (code) => (await fetch('/api/tables/' + code)).json()", first.url.rsplit("/", 1)[1])
     assert [seat["kind"] for seat in summary["seats"]] == ["human", "human", "bot"], summary
-    first_context.close()
-    second_context.close()
 
 
-def test_cancel_leaves_the_pool(server: ServerProcess, browser: Any, errors: list[str]) -> None:
-    context = browser.new_context(**DESKTOP)
-    page = context.new_page()
-    record_page_errors(page, errors)
+def test_cancel_leaves_the_pool(server: ServerProcess, pages: Pages) -> None:
+    page = pages.new()
     press_play_now(page, server.url, "Cid")
     page.wait_for_selector("#qp-cancel")
     page.click("#qp-cancel")
     page.wait_for_selector("#play-now")
     counts = page.evaluate("async () => (await fetch('/api/quickplay')).json()")
     assert counts["waiting"] == 0
-    context.close()
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_screenshots_of_play_now_and_its_countdown(server: ServerProcess, browser: Any, errors: list[str],
-                                                   language: str, screen: str) -> None:
-    context = browser.new_context(**(DESKTOP if screen == "desktop" else PHONE), locale=language)
-    page = context.new_page()
-    record_page_errors(page, errors)
+def test_screenshots_of_play_now_and_its_countdown(server: ServerProcess, pages: Pages, language: str,
+                                                   screen: str) -> None:
+    page = pages.new(locale=language, **({} if screen == "desktop" else PHONE))
     page.add_init_script(f"localStorage.setItem('ohhell.lang', '{language}')")
     page.goto(server.url + "/")
     page.wait_for_selector("#play-now")
     page.locator("#qp-family option").nth(1).wait_for(state="attached")
     assert page.inner_text("#play-now") == ("Play now" if language == "en" else "Играть сейчас")
     page.fill("#qp-name", "Ann")
-    shot(page, f"quickplay-lobby-{screen}-{language}.png")
+    shot(page, f"quickplay-lobby-{screen}-{language}.png", table=False)
     page.click("#play-now")
     page.wait_for_selector("#qp-countdown")
     page.wait_for_timeout(2_500)
-    shot(page, f"quickplay-countdown-{screen}-{language}.png")
+    shot(page, f"quickplay-countdown-{screen}-{language}.png", table=False)
     page.click("#qp-cancel")
     page.wait_for_selector("#play-now")
-    context.close()

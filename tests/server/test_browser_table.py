@@ -19,193 +19,31 @@ import contextlib
 import itertools
 import json
 import math
-import os
 import re
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from table_page import (
+    AXE,
+    GAME_OVER,
+    MY_MOVE,
+    PACE,
+    axe_problems,
+    boxes,
+    create_table,
+    dismiss_summary,
+    keep_seat,
+    move_once,
+    my_token,
+    overlap,
+    play_until,
+    settle,
+    shot,
+)
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import PHONE, PHONE_LANDSCAPE, Pages, ServerProcess, served
 
-SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
-    Path(tempfile.mkdtemp(prefix="ohhell-table-shots-"))
-# A long grace: a reload on a busy machine must not hand the seat to a stand-in bot.
-PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60")
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-PHONE_LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "device_scale_factor": 2, "is_mobile": True,
-                   "has_touch": True}
-MY_MOVE = ".bid-button:not([disabled]), #hand button.card.legal"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-table")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-class Pages:
-    """Browser contexts opened by a test, each page checked for script errors at the end."""
-
-    def __init__(self, browser: Any) -> None:
-        self.browser = browser
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def new(self, locale: str = "en-US", **options: Any) -> Any:
-        if "viewport" not in options:
-            options["viewport"] = DESKTOP
-        context = self.browser.new_context(locale=locale, **options)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        # The server's Content-Security-Policy forbids inline scripts and styles: a page that
-        # breaks it is told so on the console.
-        page.on("console", lambda message: self.errors.append(message.text)
-                if message.type == "error" and "Content Security Policy" in message.text else None)
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    yield opened
-    opened.close()
-    assert opened.errors == [], opened.errors
-
-
-def create_table(page: Any, base: str, seats: list[str], max_size: int | None = 2, name: str = "Ann",
-                 timer: float = 0, preset: str = "classic", knobs: dict[str, Any] | None = None) -> str:
-    """Create a table through the API from ``page`` and keep its seat as the lobby would."""
-    page.goto(base + "/")
-    page.wait_for_selector("#create")
-    body = {"name": name, "preset": preset, "players": len(seats) + 1, "seats": seats, "timer": timer,
-            "knobs": {**({"max_size": max_size} if max_size else {}), **(knobs or {})}}
-    result = page.evaluate("""async (body) => {
-        const answer = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                                   body: JSON.stringify(body)});
-        return answer.json();
-    }""", body)
-    assert "code" in result, result
-    keep_seat(page, result["code"], result["token"], name)
-    page.goto(f"{base}/t/{result['code']}")
-    return str(result["code"])
-
-
-def keep_seat(page: Any, code: str, token: str, name: str) -> None:
-    page.evaluate("""([code, token, name]) => {
-        const seats = JSON.parse(localStorage.getItem('ohhell.seats') || '{}');
-        seats[code] = {token, seat: null, name, at: Date.now()};
-        localStorage.setItem('ohhell.seats', JSON.stringify(seats));
-    }""", [code, token, name])
-
-
-def my_token(page: Any, code: str) -> str:
-    return str(page.evaluate("(code) => JSON.parse(localStorage.getItem('ohhell.seats'))[code].token", code))
-
-
-def move_once(page: Any) -> bool:
-    """Bid or play whatever this page may (the first allowed bid, the first playable card)."""
-    target = page.query_selector(MY_MOVE)
-    if target is None:
-        return False
-    try:
-        target.click(timeout=1500)
-    except Exception:  # the page was patched under the click (the card was played): look again
-        return False
-    return True
-
-
-def dismiss_summary(page: Any) -> None:
-    """Close the hand's summary if it is open (it may close itself meanwhile)."""
-    button = page.query_selector("#summary-close")
-    if button is not None:
-        with contextlib.suppress(Exception):
-            button.click(timeout=1500)
-
-
-def play_until(pages: list[Any], condition: str, timeout_s: float = 60, hold: str = ".trick .collecting") -> None:
-    """Make every page play its turns until ``condition`` (a JS expression) is true on the first
-    (a hand's summary is closed on the way, unless the condition waits for it).
-
-    Each page's look and move are one script, so no message from the server lands between them:
-    the first page never moves when the condition has just come true (the move would undo it).
-    Like a person, a page waits while cards move and while the selector ``hold`` matches (by
-    default a finished trick still on the table: playing on at once on this fast server, tricks
-    would follow each other before the last one has gone, and the hand's summary, shown when it
-    has, would never come)."""
-    deadline = timeout_s * 1000
-    waited = 0
-    dismiss = "hand-summary" not in condition
-    step = f"""() => {{
-        if (CONDITION) return "done";
-        {"document.querySelector('#summary-close')?.click();" if dismiss else ""}
-        const moving = (a) => !(a instanceof CSSAnimation) && a.playState === "running";
-        if (document.getAnimations().some(moving)) return "held";
-        if (document.querySelector({json.dumps(hold)})) return "held";
-        const target = document.querySelector({json.dumps(MY_MOVE)});
-        if (!target) return "waiting";
-        target.click();
-        return "moved";
-    }}"""
-    while True:
-        moved = False
-        for index, page in enumerate(pages):
-            done = condition if index == 0 else "false"
-            outcome = page.evaluate(step.replace("CONDITION", f"Boolean({done})"))
-            if outcome == "done":
-                return
-            moved = moved or outcome == "moved"
-        if not moved:
-            pages[0].wait_for_timeout(40)
-            waited += 40
-            if waited > deadline:
-                seen = pages[0].evaluate("""() => ({url: location.href, title: document.title,
-                    status: document.querySelector('#status, .prompt, .turn-banner')?.innerText,
-                    trick: [...document.querySelectorAll('.trick .card')].map(n => n.dataset.card),
-                    hand: [...document.querySelectorAll('#hand .card')].map(n => n.dataset.card + (
-                        n.classList.contains('legal') ? '*' : '')),
-                    summary: Boolean(document.querySelector('#summary-close')),
-                    banner: document.querySelector('[role=alert], .error, .toast')?.innerText,
-                    text: document.body.innerText.slice(0, 600)})""")
-                raise AssertionError(f"timed out waiting for {condition}; the page: {seen}")
-
-
-def settle(page: Any) -> None:
-    """Wait until no card is moving (a new hand's cards fly in from the dealer)."""
-    page.wait_for_function("() => !document.getAnimations().some(a => a.id === 'flip' && a.playState === 'running')",
-                           timeout=5000)
-
-
-def boxes(page: Any, selector: str) -> list[dict[str, float]]:
-    return list(page.eval_on_selector_all(selector, """nodes => nodes.map(n => {
-        const r = n.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};
-    })"""))
-
-
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["x"] < b["x"] + b["w"] - 1 and b["x"] < a["x"] + a["w"] - 1 and \
-        a["y"] < b["y"] + b["h"] - 1 and b["y"] < a["y"] + a["h"] - 1
-
-
-def shot(page: Any, name: str, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(450)  # the cards end their moves
-    with contextlib.suppress(Exception):  # and a finished trick has gone to its winner
-        page.wait_for_function("() => !document.querySelector('.trick .collecting')", timeout=2000)
-    page.screenshot(path=str(SHOTS / name), full_page=full_page)
-
-
-GAME_OVER = "document.querySelector('#game-over')"
+server = served("browser-table", *PACE)
 
 
 def test_a_whole_game_with_two_people_two_bots_and_a_spectator(server: ServerProcess, pages: Pages) -> None:
@@ -760,21 +598,6 @@ def test_the_hand_summary_stays_until_dismissed(server: ServerProcess, pages: Pa
     page.click("#summary-close")
     page.wait_for_selector("#hand-summary", state="detached")
 
-
-AXE = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js") \
-    if __import__("importlib").util.find_spec("axe_playwright_python") else None
-
-
-def axe_problems(page: Any) -> list[str]:
-    """Serious and critical violations axe-core finds on the page."""
-    assert AXE is not None
-    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
-    result = page.evaluate("""async () => {
-        const found = await axe.run(document, {resultTypes: ['violations']});
-        return found.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-            .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '));
-    }""")
-    return list(result)
 
 
 def test_axe_finds_no_serious_problem(server: ServerProcess, pages: Pages) -> None:

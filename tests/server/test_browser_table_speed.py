@@ -12,13 +12,11 @@ again whatever changed, is past it (main's code before this test measured 7× an
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from test_browser_table import Pages, create_table, dismiss_summary, move_once
+from table_page import create_table, dismiss_summary, move_once
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import ROOT, Pages, ServerProcess, served
 
 BARE_RENDER = (ROOT / "benchmarks" / "render_comparison.js").read_text()
 PACE = ("--bot-delay", "0.02", "--trick-pause", "0.05", "--hand-pause", "0.1", "--leave-grace", "60")
@@ -26,21 +24,7 @@ PACE = ("--bot-delay", "0.02", "--trick-pause", "0.05", "--hand-pause", "0.1", "
 # at load averages 10–37 on two cores, main's 7.0–7.9× at 12–22 (and 14–30× in the four-page benchmark).
 BOUND = 5.0
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-table-speed")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    yield opened
-    opened.close()
-    assert opened.errors == [], opened.errors
+server = served("browser-table-speed", *PACE)
 
 
 def bare_render(page: Any) -> float:

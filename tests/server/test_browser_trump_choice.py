@@ -6,56 +6,21 @@ in Russian (docs/screenshots/ with OHHELL_SCREENSHOTS=1)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from test_browser_table import DESKTOP, PHONE, SHOTS, Pages, create_table, shot
+from table_page import HIGHEST_BID, PACE, SHOTS, create_table, play_until, shot
 
-from conftest import ServerProcess, free_port, spawn_server, stop_process
+from conftest import DESKTOP, PHONE, Pages, ServerProcess, served
 
-PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60")
 KNOBS = {"schedule": "constant", "max_size": 2, "hand_count": 16}
 CHOOSING = "document.querySelector('#trump-choice')"
 
-# One step of the person's play: bid the highest bid allowed (to become the chooser), play the
-# first playable card, close a hand's summary; stop when the trump choice is on screen.
-STEP = """() => {
-    if (CONDITION) return "done";
-    document.querySelector('#summary-close')?.click();
-    if (document.getAnimations().some((a) => !(a instanceof CSSAnimation) && a.playState === "running")) return "held";
-    if (document.querySelector('.trick .collecting')) return "held";
-    const bids = [...document.querySelectorAll('.bid-button:not([disabled])')];
-    const target = bids.length ? bids[bids.length - 1] : document.querySelector('#hand button.card.legal');
-    if (!target) return "waiting";
-    target.click();
-    return "moved";
-}"""
+server = served("browser-trump", *PACE)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-trump")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    yield opened
-    opened.close()
-    assert opened.errors == [], opened.errors
-
-
-def play_until_chooser(page: Any, timeout_ms: int = 90_000) -> None:
-    waited = 0
-    step = STEP.replace("CONDITION", f"Boolean({CHOOSING})")
-    while page.evaluate(step) != "done":
-        page.wait_for_timeout(40)
-        waited += 40
-        assert waited < timeout_ms, page.evaluate("document.body.innerText.slice(0, 500)")
+def play_until_chooser(page: Any) -> None:
+    """Play (bidding the most allowed, to become the chooser) until the trump choice is on screen."""
+    play_until([page], CHOOSING, timeout_s=90, move=HIGHEST_BID)
 
 
 def state(page: Any) -> dict[str, Any]:
