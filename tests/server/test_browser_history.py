@@ -18,50 +18,22 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from table_page import AXE, GAME_OVER, MY_MOVE, axe_problems, create_table, dismiss_summary, keep_seat, play_until, shot
 from test_browser_i18n import PAGE_TEXTS, english_leftovers
-from test_browser_table import (
-    AXE,
-    MY_MOVE,
-    PHONE,
-    Pages,
-    axe_problems,
-    create_table,
-    dismiss_summary,
-    keep_seat,
-    play_until,
-    shot,
-)
 from websockets.sync.client import connect
 from wsclient import create_table as create_table_by_api
 from wsclient import join_table
 
-from conftest import ServerProcess, free_port, spawn_server, stop_process
+from conftest import PHONE, Pages, ServerProcess, free_port, served
 
 # A long window for the players' contributions: a deal waits for every connected person, so a
 # browser that connects while it waits has time to add its own (the browsers answer at once).
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "60",
         "--fair-window", "30", "--bot-command", "broken=cmd:/bin/false")
-GAME_OVER = "document.querySelector('#game-over')"
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-history")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    yield opened
-    opened.close()
-    assert opened.errors == [], opened.errors
+server = served("browser-history", *PACE)
 
 
 def stored_contributions(page: Any, code: str) -> dict[str, str]:

@@ -36,15 +36,23 @@ PACE = ("--bot-delay", "0", "--trick-pause", "0", "--hand-pause", "0", "--leave-
 SHORT = {"schedule": "explicit", "hands": [[4, "turn-up"], [3, "turn-up"]]}
 
 
-@pytest.fixture(scope="module")
-def site(postgres_url: str) -> Iterator[LocalCluster]:
+def running_cluster(postgres_url: str, processes: int, affinity: bool) -> Iterator[LocalCluster]:
+    """A module's site (yielded once, stopped after): ``processes`` servers at :data:`PACE` on a
+    new database of the suite's PostgreSQL, Redis, HAProxy hashing the table's code or not
+    (``affinity``). Skipped, or failed under CI=true, when a part is not installed."""
     missing = missing_parts()
     need(not missing, f"a local cluster needs {', '.join(missing)} (apt-get install redis-server postgresql haproxy)")
-    # Round robin: these tests are of the path without affinity (mirrors, forwarding, failover).
-    cluster = LocalCluster(processes=3, serve_args=PACE, database=fresh_postgres_database(postgres_url), affinity=False)
+    cluster = LocalCluster(processes=processes, serve_args=PACE, database=fresh_postgres_database(postgres_url),
+                           affinity=affinity)
     cluster.start()
     yield cluster
     cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def site(postgres_url: str) -> Iterator[LocalCluster]:
+    # Round robin: these tests are of the path without affinity (mirrors, forwarding, failover).
+    yield from running_cluster(postgres_url, processes=3, affinity=False)
 
 
 class Player(Client):

@@ -15,24 +15,19 @@ import httpx
 import pytest
 import redis
 from leaks import Truth, check_messages
-from test_cluster import PACE, SHORT, owner_of, play
+from test_cluster import SHORT, owner_of, play, running_cluster
 from wsclient import Client, create_table, join_table
 
-from conftest import fresh_postgres_database, need, run_async
+from conftest import need, run_async
 from ohhell.rules import Rules
-from ohhell.server.cluster.local import LocalCluster, haproxy_config, missing_parts
+from ohhell.server.cluster.local import LocalCluster, haproxy_config
 from ohhell.server.cluster.node import HANDOFF_HOLD, MIN_TENURE, QUICK_HOLD
 from ohhell.server.storage.store import Store
 
 
 @pytest.fixture(scope="module")
 def site(postgres_url: str) -> Iterator[LocalCluster]:
-    missing = missing_parts()
-    need(not missing, f"a local cluster needs {', '.join(missing)} (apt-get install redis-server postgresql haproxy)")
-    cluster = LocalCluster(processes=2, serve_args=PACE, database=fresh_postgres_database(postgres_url), affinity=True)
-    cluster.start()
-    yield cluster
-    cluster.stop()
+    yield from running_cluster(postgres_url, processes=2, affinity=True)
 
 
 def counter(url: str, name: str) -> float:
