@@ -5,12 +5,14 @@ glance checked against the server's state (seats clockwise, the bids total and i
 each seat's standing, playable cards raised, cards in front of their players, the trick going
 to its winner, sounds off by default, the four-colour deck), a 13-card hand on a phone, a
 reload in the middle of a trick, the turn timer, keyboard-only play, animation (and none under
-reduced motion), updates that keep focus and open panels, and axe-core's accessibility check of
-the lobby, the table, the score sheet and the history.
+reduced motion), updates that keep focus and open panels, and a phone in Russian with the score
+sheet and the history. (axe-core's accessibility check of every page, the table's whole game
+included: test_browser_axe.py.)
 
 Tables are made through the HTTP API and the seat's token put in localStorage, as the lobby
-does (the lobby form itself is covered by test_browser.py); every game is short (hands of at
-most 2 cards) on a fast server, so the whole file stays under a minute or two.
+does (the lobby form itself is covered by test_browser.py; the helpers are table_page.py's);
+every game is short (hands of at most 2 cards) on a fast server, so the whole file stays under
+a minute or two.
 """
 
 from __future__ import annotations
@@ -24,11 +26,9 @@ from typing import Any
 
 import pytest
 from table_page import (
-    AXE,
     GAME_OVER,
     MY_MOVE,
     PACE,
-    axe_problems,
     boxes,
     create_table,
     dismiss_summary,
@@ -598,29 +598,6 @@ def test_the_hand_summary_stays_until_dismissed(server: ServerProcess, pages: Pa
     page.click("#summary-close")
     page.wait_for_selector("#hand-summary", state="detached")
 
-
-
-def test_axe_finds_no_serious_problem(server: ServerProcess, pages: Pages) -> None:
-    if AXE is None:
-        pytest.fail("axe-core is missing (pip install -e '.[test]' brings axe-playwright-python)")
-    page = pages.new()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#create")
-    assert axe_problems(page) == [], "lobby"
-    create_table(page, server.url, ["basic"] * 3)
-    page.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
-    assert axe_problems(page) == [], "table, bidding"
-    play_until([page], "document.querySelector('#hand-summary')")
-    dismiss_summary(page)
-    page.click("#show-sheet")
-    page.wait_for_selector("#sheet .score-table")
-    assert axe_problems(page) == [], "score sheet"
-    page.click("#show-history")
-    page.wait_for_selector("#history #replay-next")
-    page.click("#replay-next")
-    assert axe_problems(page) == [], "history"
-    play_until([page], GAME_OVER, timeout_s=90)
-    assert axe_problems(page) == [], "game over"
 
 
 def test_a_phone_in_russian_with_the_score_sheet_and_history(server: ServerProcess, pages: Pages) -> None:
