@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, free_port, record_page_errors, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, record_page_errors, served
 
 # The pictures in docs/screenshots are remade with OHHELL_SCREENSHOTS=1; otherwise the tests
 # take them in a temporary folder (a test run must not change the working tree).
@@ -25,12 +25,7 @@ SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") el
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
+server = served("browser", *PACE)
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, free_port, record_page_errors, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, record_page_errors, served
 from ohhell.i18n import LANGUAGES, rank_letters
 from ohhell.server.texts import client_catalog
 
@@ -48,12 +47,7 @@ PAGE_TEXTS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-i18n")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
+server = served("browser-i18n", *PACE)
 
 
 def new_page(browser: Any, language: str) -> tuple[Any, Any, list[str]]:

@@ -6,26 +6,20 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_table import PACE, create_table, dismiss_summary, move_once
+from table_page import PACE, create_table, dismiss_summary, move_once
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, served
 from ohhell.scoring import payments
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.gettempdir()) / "ohhell-screenshots"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-money")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
+server = served("browser-money", *PACE)
 
 
 def test_the_web_settlement_sums_are_the_engines(server: ServerProcess, browser: Any) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, ServerProcess, free_port, record_page_errors, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, record_page_errors, served
 from ohhell.rules import PRESETS, preset
 from ohhell.scorekeeper import ScoreError, ScoreSheet
 from ohhell.server.web.sheets import sheet_json
@@ -34,12 +34,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 OFFLINE_NOISE = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "ERR_FAILED")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("offline")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log")
-    yield process
-    stop_process(process)
+server = served("offline")
 
 
 @pytest.fixture

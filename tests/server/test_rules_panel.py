@@ -6,25 +6,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from conftest import ROOT, ServerProcess, free_port, spawn_server, stop_process
+from conftest import ROOT, ServerProcess, served
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.gettempdir()) / "ohhell-screenshots"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("rules-panel")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log")
-    yield process
-    stop_process(process)
+server = served("rules-panel")
 
 
 def test_the_rules_api_says_which_knobs_can_do_nothing_and_which_differ(server: ServerProcess) -> None:
