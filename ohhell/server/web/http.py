@@ -11,6 +11,7 @@ handler translates with ``_()`` anywhere; :func:`say` fills in a text marked wit
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -219,6 +220,28 @@ async def signed_in_change(request: Request, why: str = SIGN_IN) -> tuple[Sessio
     if isinstance(data, JSONResponse):
         return data
     return session, data
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+AccountChange = Callable[[Request, Session, dict[str, Any]], Awaitable[Response]]
+
+
+def account_change(why: str = SIGN_IN) -> Callable[[AccountChange], Endpoint]:
+    """Make a handler of ``(request, session, body)`` the route of a state-changing request that
+    needs an account: called once :func:`signed_in_change` has the session and the body, else
+    that refusal is the answer (a guest is told ``why``)."""
+
+    def route(handler: AccountChange) -> Endpoint:
+        @functools.wraps(handler)
+        async def endpoint(request: Request) -> Response:
+            found = await signed_in_change(request, why)
+            if isinstance(found, JSONResponse):
+                return found
+            return await handler(request, *found)
+
+        return endpoint
+
+    return route
 
 
 def text_field(data: dict[str, Any], key: str) -> str:

@@ -31,6 +31,7 @@ from ohhell.server.community.ratings import (
 from ohhell.server.community.stats import bot_page, player_page
 from ohhell.server.web.http import (
     SESSION_COOKIE,
+    account_change,
     client_address,
     community,
     current_session,
@@ -40,7 +41,6 @@ from ohhell.server.web.http import (
     refuse_error,
     say,
     signed_in,
-    signed_in_change,
     site,
     text_field,
 )
@@ -148,33 +148,24 @@ async def api_login(request: Request) -> Response:
     return response
 
 
-async def api_logout(request: Request) -> Response:
-    found = await signed_in_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, _data = found
+@account_change()
+async def api_logout(request: Request, session: Session, _data: dict[str, Any]) -> Response:
     await community(request).accounts.logout(session)
     response = JSONResponse({"account": None})
     clear_session_cookie(request, response)
     return response
 
 
-async def api_logout_everywhere(request: Request) -> Response:
-    found = await signed_in_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, _data = found
+@account_change()
+async def api_logout_everywhere(request: Request, session: Session, _data: dict[str, Any]) -> Response:
     ended = await community(request).accounts.logout_everywhere(session.account.id)
     response = JSONResponse({"account": None, "ended": ended})
     clear_session_cookie(request, response)
     return response
 
 
-async def api_password(request: Request) -> Response:
-    found = await signed_in_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, data = found
+@account_change()
+async def api_password(request: Request, session: Session, data: dict[str, Any]) -> Response:
     try:
         await community(request).accounts.change_password(session, text_field(data, "old"), text_field(data, "new"))
     except AccountError as error:
@@ -182,11 +173,8 @@ async def api_password(request: Request) -> Response:
     return JSONResponse({"changed": True})
 
 
-async def api_delete(request: Request) -> Response:
-    found = await signed_in_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, data = found
+@account_change()
+async def api_delete(request: Request, session: Session, data: dict[str, Any]) -> Response:
     try:
         renamed = await community(request).accounts.delete(session, text_field(data, "password"))
     except AccountError as error:
@@ -197,11 +185,8 @@ async def api_delete(request: Request) -> Response:
     return response
 
 
-async def api_claim(request: Request) -> Response:
-    found = await signed_in_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, data = found
+@account_change()
+async def api_claim(request: Request, session: Session, data: dict[str, Any]) -> Response:
     claims = seats_to_claim(data)
     if claims is None:
         return refuse(400, "bad-seats", N_("seats must be a list of tables and their tokens"))

@@ -21,7 +21,7 @@ from ohhell.i18n import N_
 from ohhell.server.community import friends
 from ohhell.server.community.accounts import AccountError, Session
 from ohhell.server.storage.errors import StoreError
-from ohhell.server.web.http import SESSION_COOKIE, community, refuse, refuse_error, signed_in, signed_in_change
+from ohhell.server.web.http import SESSION_COOKIE, account_change, community, refuse, refuse_error, signed_in
 
 POLL: Final = 3.0
 """Seconds between two looks of an event stream at the database (its check-in, the friends'
@@ -46,17 +46,12 @@ async def _read(request: Request, call: Callable[[Any], Any]) -> Any:
     return await community(request).read(call)
 
 
-async def _named_change(request: Request) -> tuple[Session, dict[str, Any], str] | JSONResponse:
-    """The session, JSON body and the friend's ``name`` of a change, or its refusal (cross-site,
-    a guest, not JSON, no name)."""
-    found = await signed_in_change(request, GUEST)
-    if isinstance(found, JSONResponse):
-        return found
-    session, data = found
+def _name(data: dict[str, Any]) -> str | JSONResponse:
+    """The friend's ``name`` in a change's body, or the 400 of a missing one."""
     name = data.get("name")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
         return refuse(400, "bad-name", N_("Give the user name of a player."))
-    return session, data, name.strip()
+    return name.strip()
 
 
 async def _check_then_write(request: Request, check: Callable[[Any], str],
@@ -87,13 +82,13 @@ async def api_friends(request: Request) -> Response:
     return await _listing(request, session.account.id)
 
 
-async def api_ask(request: Request) -> Response:
+@account_change(GUEST)
+async def api_ask(request: Request, session: Session, data: dict[str, Any]) -> Response:
     """Ask ``{name}`` to be friends, or accept their request: ``status`` (``friend`` or
     ``asked``) and the list after."""
-    found = await _named_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, _data, name = found
+    name = _name(data)
+    if isinstance(name, JSONResponse):
+        return name
     account_id, now = session.account.id, time.time()
     status = await _check_then_write(request, lambda conn: friends.check_ask(conn, account_id, name),
                                      lambda conn, friend_id: friends.ask(conn, account_id, friend_id, now))
@@ -102,12 +97,12 @@ async def api_ask(request: Request) -> Response:
     return await _listing(request, account_id, status=status)
 
 
-async def api_remove(request: Request) -> Response:
+@account_change(GUEST)
+async def api_remove(request: Request, session: Session, data: dict[str, Any]) -> Response:
     """End a friendship with ``{name}``, or withdraw or decline a request; the list after."""
-    found = await _named_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, _data, name = found
+    name = _name(data)
+    if isinstance(name, JSONResponse):
+        return name
     account_id = session.account.id
     removed = await _check_then_write(request, lambda conn: friends.account_named(conn, name)[0],
                                       lambda conn, friend_id: friends.remove(conn, account_id, friend_id))
@@ -116,12 +111,12 @@ async def api_remove(request: Request) -> Response:
     return await _listing(request, account_id)
 
 
-async def api_invite(request: Request) -> Response:
+@account_change(GUEST)
+async def api_invite(request: Request, session: Session, data: dict[str, Any]) -> Response:
     """Invite the friend ``{name}`` to the table ``{code}``: their open pages show it."""
-    found = await _named_change(request)
-    if isinstance(found, JSONResponse):
-        return found
-    session, data, name = found
+    name = _name(data)
+    if isinstance(name, JSONResponse):
+        return name
     code = data.get("code")
     if not isinstance(code, str) or not 0 < len(code) <= 16 or not code.isalnum():
         return refuse(400, "bad-code", N_("Give the code of a table."))
