@@ -39,10 +39,14 @@ def nothing_cut(page: Any, selector: str) -> None:
     assert cut == [], (selector, cut)
 
 
+# Seven seats; a first hand of three cards, then one of a card, so that the end comes soon.
+SHORT = {"schedule": "explicit", "hands": [[3, "turn-up"], [1, "turn-up"]]}
+
+
 @pytest.mark.parametrize("locale", ["ru-RU", "ky-KG"])
 def test_the_phone_top_bar_and_the_seats_fit(server: ServerProcess, pages: Pages, locale: str) -> None:
     page = pages.new(locale=locale, **PHONE)
-    create_table(page, server.url, ["basic"] * 6, max_size=3, name="Анна")
+    create_table(page, server.url, ["basic"] * 6, max_size=None, name="Анна", knobs=SHORT)
     page.wait_for_selector(MY_MOVE, timeout=30_000)
     play_until([page], "document.querySelector('#hand button.card.legal') && document.querySelector('#fair-mark')")
     nothing_under_a_tool(page)

@@ -13,16 +13,24 @@ import pytest
 from table_page import shot
 
 from conftest import PHONE, LiveServer, Pages, start_server
+from ohhell.server.web.routes import friends as friends_routes
 
 PACE = {"bot_delay": 0.05, "trick_pause": 0.15, "hand_pause": 0.3, "leave_grace": 5.0}
+
+
+# The event stream looks at the database every half second (3 s on a site): each live change
+# (a request, an answer, "online", an invitation) reaches the other page sooner; no time is measured.
+POLL = 0.5
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # In a thread of the test process: no new interpreter to start (slow on a loaded machine).
-    live = start_server(f"sqlite:///{tmp_path_factory.mktemp('browser-friends') / 'ohhell.db'}", **PACE)
-    yield live
-    live.stop()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(friends_routes, "POLL", POLL)
+        live = start_server(f"sqlite:///{tmp_path_factory.mktemp('browser-friends') / 'ohhell.db'}", **PACE)
+        yield live
+        live.stop()
 
 
 def sign_up(page: Any, url: str, name: str) -> None:

@@ -5,10 +5,9 @@ in Russian (docs/screenshots/ with OHHELL_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from table_page import HIGHEST_BID, PACE, SHOTS, create_table, play_until, shot
+from table_page import HIGHEST_BID, PACE, create_table, dismiss_summary, keep_seat, my_token, play_until, shot
 
 from conftest import DESKTOP, PHONE, Pages, ServerProcess, served
 
@@ -51,9 +50,15 @@ def test_the_highest_bidder_chooses_with_the_keyboard_on_a_desktop(server: Serve
     shot(page, "trump-chosen-desktop.png")
 
 
-def test_the_choice_on_a_phone_in_russian(server: ServerProcess, pages: Pages) -> None:
+def test_the_choice_on_a_phone_in_russian_and_in_english(server: ServerProcess, pages: Pages) -> None:
+    """The Russian phone chooses; an English phone of the same seat, there all game, shows the
+    same choice (one game for both)."""
     phone = pages.new(locale="ru-RU", **PHONE)
-    create_table(phone, server.url, ["random"] * 3, max_size=None, preset="okuneff", knobs=KNOBS, name="Анна")
+    code = create_table(phone, server.url, ["random"] * 3, max_size=None, preset="okuneff", knobs=KNOBS, name="Анна")
+    english = pages.new(**PHONE)
+    english.goto(server.url + "/")
+    keep_seat(english, code, my_token(phone, code), "Анна")
+    english.goto(f"{server.url}/t/{code}")
     phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
     play_until_chooser(phone)
     buttons = phone.eval_on_selector_all("#trump-choice button", """nodes => nodes.map(n => {
@@ -66,15 +71,10 @@ def test_the_choice_on_a_phone_in_russian(server: ServerProcess, pages: Pages) -
     assert "козыр" in phone.inner_text("#actions").lower()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "trump-choice-phone-ru.png")
+    english.wait_for_selector("#trump-choice button[data-suit='S']", timeout=10_000)
+    dismiss_summary(english)  # nobody closed it on this page
+    assert "trump" in english.inner_text("#actions").lower()
+    shot(english, "trump-choice-phone.png")
     phone.click("#trump-choice button[data-suit='D']")
     phone.wait_for_function("() => !document.querySelector('#trump-choice')", timeout=10_000)
     shot(phone, "trump-chosen-phone-ru.png")
-
-
-def test_the_choice_on_a_phone_in_english(server: ServerProcess, pages: Pages) -> None:
-    phone = pages.new(**PHONE)
-    create_table(phone, server.url, ["random"] * 3, max_size=None, preset="okuneff", knobs=KNOBS)
-    phone.wait_for_selector(".bid-button:not([disabled])", timeout=30_000)
-    play_until_chooser(phone)
-    shot(phone, "trump-choice-phone.png")
-    assert json.dumps(SHOTS.name)  # the folder of the screenshots exists
