@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import websockets
@@ -20,8 +20,9 @@ from websockets.server import ServerProtocol
 from wsclient import Client, create_table
 
 from conftest import run_async, start_server
-from ohhell.server.ws import direct, endpoint
+from ohhell.server.ws import endpoint
 from ohhell.server.ws.direct import direct_writer, frame_header
+from ohhell.server.ws.outbox import WriteNow
 
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 1000, 65535, 65536, 70_000])
@@ -108,10 +109,10 @@ def test_whole_games_through_a_real_server_with_and_without_compression(tmp_path
     game whose messages nearly all went straight to the socket, and end up with the same state."""
     written: dict[bool, int] = {True: 0, False: 0}  # by "compressed"
 
-    def counting_writer(send: object) -> direct.WriteNow | None:
+    def counting_writer(send: object) -> WriteNow | None:
         write = direct_writer(send)
         assert write is not None, "uvicorn's sans-I/O protocol is what the tests' server runs"
-        compressed = bool(getattr(send, "__self__").conn.extensions)
+        compressed = bool(cast(Any, send).__self__.conn.extensions)
 
         def counted(data: bytes) -> bool:
             done = write(data)
