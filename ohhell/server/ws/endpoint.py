@@ -94,6 +94,17 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     outbox = Outbox(text_sender(websocket), websocket.close, MAX_QUEUED_MESSAGES,
                     direct_writer(websocket.scope.get(SERVER_SEND)))
     conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
+    # The connection's messages are served by a task of its own. This coroutine runs under the
+    # whole ASGI stack (a dozen middleware and routing coroutines), and each time a task
+    # resumes, it resumes through every coroutine it awaits in: once for each message from the
+    # client and once for each commit it waits for, on every action. The task resumes only
+    # its own few; this one waits for it (and cancels it if it is cancelled).
+    await asyncio.create_task(_serve(websocket, server, conn, outbox))
+
+
+async def _serve(websocket: WebSocket, server: Served, conn: Connection, outbox: Outbox) -> None:
+    """Read the client's messages and answer each, until it goes away or must be cut off."""
+    config = server.config
     background: set[asyncio.Task[None]] = set()
     violations = 0
     hello_by = time.monotonic() + config.hello_timeout
