@@ -249,12 +249,17 @@ def answer(response: httpx.Response) -> dict[str, Any]:
     return data
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """CPU time (user + system) used so far by a process (this one when ``pid`` is None)."""
+def cpu_seconds(pid: int | None, task: int | None = None) -> float:
+    """CPU time (user + system) used so far by a process (this one when ``pid`` is None), or by
+    one of its threads (``task``: its thread id; the process's own id is its main thread)."""
     if pid is None:
         times = os.times()
         return times.user + times.system
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    path = f"/proc/{pid}/task/{task}/stat" if task is not None else f"/proc/{pid}/stat"
+    try:
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:  # the process (or thread) has ended
+        return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -284,12 +289,16 @@ async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int 
     warm_latencies = len(latencies)
     load_before = os.getloadavg()
     cpu_client, cpu_server = cpu_seconds(None), cpu_seconds(server_pid) if server_pid else 0.0
+    # The event loop's own thread (the process's main thread): the rest is the database writer's
+    # thread and the bots' and hints' threads.
+    cpu_loop = cpu_seconds(server_pid, server_pid) if server_pid else 0.0
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     end = time.perf_counter()
     actions = sum(table.actions for table in tables) - warm_actions
     measured = latencies[warm_latencies:]
     cpu_client = cpu_seconds(None) - cpu_client
     cpu_server = (cpu_seconds(server_pid) - cpu_server) if server_pid else float("nan")
+    cpu_loop = (cpu_seconds(server_pid, server_pid) - cpu_loop) if server_pid else float("nan")
     load_after = os.getloadavg()
     resident = rss_kib(server_pid)
     for table in tables:
@@ -310,6 +319,7 @@ async def run(args: argparse.Namespace, base: str, ws_url: str, server_pid: int 
             "games_finished": sum(table.games for table in tables) // 4,
             "server_cpu_share": round(cpu_server / elapsed, 2), "client_cpu_share": round(cpu_client / elapsed, 2),
             "server_cpu_ms_per_action": round(cpu_server / actions * 1000, 3) if actions else None,
+            "server_loop_cpu_ms_per_action": round(cpu_loop / actions * 1000, 3) if actions else None,
             "client_cpu_ms_per_action": round(cpu_client / actions * 1000, 3) if actions else None,
             "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
             "setup_retries": len(RETRIES), "rss_kib": resident}
@@ -440,8 +450,11 @@ def main() -> None:
           f"{args.against} {cpu_other:.3f} ms CPU/action, p99 {median('other', 'p99_ms'):.1f} ms, "
           f"{median('other', 'actions_per_second'):.0f} actions/s, "
           f"{median('other', 'rss_per_table_kib'):.0f} KiB/table")
+    loop, loop_other = median("this", "server_loop_cpu_ms_per_action"), \
+        median("other", "server_loop_cpu_ms_per_action")
     print(f"server_cpu_ms_per_action={cpu:.3f} against_cpu_ms_per_action={cpu_other:.3f} "
-          f"cpu_ratio={cpu / cpu_other:.2f} p99_ms={median('this', 'p99_ms'):.1f} "
+          f"cpu_ratio={cpu / cpu_other:.2f} loop_cpu_ms_per_action={loop:.3f} against_loop_cpu_ms_per_action="
+          f"{loop_other:.3f} p99_ms={median('this', 'p99_ms'):.1f} "
           f"against_p99_ms={median('other', 'p99_ms'):.1f} rss_per_table_kib={median('this', 'rss_per_table_kib'):.0f}")
 
 

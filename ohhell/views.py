@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ohhell.actions import Action, Play, action_from_json, action_to_json, make_play
 from ohhell.cards import (
@@ -295,8 +295,8 @@ def seat_view(state: State, seat: int | None, names: tuple[str, ...] = ()) -> Se
     n = state.num_players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
-    public = _public_parts(state, names)
-    return _seat_view(state, seat, public, {key: value for key, value in public.items() if not key.startswith("_")})
+    shared, private = _public_parts(state, names)
+    return _seat_view(state, seat, private, shared)
 
 
 def seat_views(state: State, seats: Iterable[int | None], names: tuple[str, ...] = ()) -> list[SeatView]:
@@ -304,27 +304,64 @@ def seat_views(state: State, seats: Iterable[int | None], names: tuple[str, ...]
     for each, with the public information gathered once (the server builds a view for every
     connection after every action)."""
     n = state.num_players
-    public = _public_parts(state, names)
-    shared = {key: value for key, value in public.items() if not key.startswith("_")}
+    shared, private = _public_parts(state, names)
     out = []
     for seat in seats:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"there is no seat {seat!r} in a game of {n} players")
-        out.append(_seat_view(state, seat, public, shared))
+        out.append(_seat_view(state, seat, private, shared))
     return out
 
 
-def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
-    """Everything of a view that is the same for every seat."""
+_IN_PLAY: Final = frozenset((Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS))
+
+_FINISHED: dict[int, tuple[list[HandResult], int, HandResult | None, tuple[HandSummary, ...]]] = {}
+"""The summaries of a state's finished hands, by the id of its list of them (held, so the id is
+not reused), with the list's length and last hand when they were made: the list only grows by
+a hand or loses its last (undo), so while both are the same, so are the summaries."""
+
+
+def _finished_summaries(state: State, players: int) -> tuple[HandSummary, ...]:
+    """:func:`summarize_hand` of every finished hand (the same tuple while none is added)."""
+    results = state.finished_hands
+    last = results[-1] if results else None
+    cached = _FINISHED.get(id(results))
+    if cached is not None and cached[0] is results and cached[1] == len(results) and cached[2] is last:
+        return cached[3]
+    made = tuple(summarize_hand(result, players) for result in results)
+    if len(_FINISHED) > 4096:
+        _FINISHED.clear()
+    _FINISHED[id(results)] = (results, len(results), last, made)
+    return made
+
+
+_TRICKS: dict[tuple[int, tuple[tuple[int, Card], ...], int], CompletedTrick] = {}
+"""Completed tricks by their values: each is made once, and the views after every action share
+the very objects (which the server's state diffs compare by identity first)."""
+
+
+def _completed_trick(leader: int, cards: Trick, winner: int) -> CompletedTrick:
+    key = (leader, cards, winner)
+    found = _TRICKS.get(key)
+    if found is None:
+        if len(_TRICKS) > 50_000:
+            _TRICKS.clear()
+        found = _TRICKS[key] = CompletedTrick(leader, cards, winner)
+    return found
+
+
+def _public_parts(state: State, names: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Everything of a view that is the same for every seat: the view's fields, and apart (not
+    fields of a view) what each seat's own fields are made from."""
     n = state.num_players
     phase = state.phase
     dealt = phase not in CHANCE_PHASES and phase != Phase.GAME_OVER and not state.scoresheet
-    finished = tuple(summarize_hand(result, n) for result in state.finished_hands)
-    in_play = phase in (Phase.BIDDING, Phase.CHOOSING_TRUMP, Phase.PLAYING, Phase.DECLARING, Phase.TRICKS)
+    finished = _finished_summaries(state, n)
+    in_play = phase in _IN_PLAY
     completed = tuple(
-        CompletedTrick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
+        _completed_trick(leader, tuple(cards), winner) for leader, cards, winner in state.completed_tricks()
     ) if in_play else ()
-    return {
+    shared = {
         "rules": state.rules,
         "version": len(state.history),
         "phase": phase,
@@ -354,14 +391,19 @@ def _public_parts(state: State, names: tuple[str, ...]) -> dict[str, Any]:
         "winners": tuple(state.winners()),
         "scoresheet": state.scoresheet,
         "names": names,
-        "_changer": state.bid_changer() if in_play else None,
-        "_forbidden": state.forbidden_bid(),
-        "_blind": dealt and state.is_blind_hand,
         # The hook's forbidden bid follows from the open bids before the dealer's: everyone's to
         # know (simultaneous bidding has no hook).
         "hook_bid": state.forbidden_bid() if state.rules.bidding == "in-turn" else None,
         "trump_chooser": state.trump_chooser,
     }
+    private = {
+        "_changer": state.bid_changer() if in_play else None,
+        "_forbidden": state.forbidden_bid(),
+        "_blind": dealt and state.is_blind_hand,
+        # Every seat sees every bid but while simultaneous bids are secret: then each its own.
+        "_bids": None if _secret_bids(state) else (tuple(state.bids), tuple(bid is not None for bid in state.bids)),
+    }
+    return shared, private
 
 
 def _closing_trick(finished: tuple[HandSummary, ...], players: int) -> CompletedTrick | None:
@@ -388,11 +430,12 @@ def _sorted_hand(mask: int) -> tuple[Card, ...]:
     return hand
 
 
-def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: dict[str, Any]) -> SeatView:
-    """The view of one seat: the public parts and what only this seat may know."""
+def _seat_view(state: State, seat: int | None, private: dict[str, Any], shared: dict[str, Any]) -> SeatView:
+    """The view of one seat: the public parts (``shared``: the fields every view has alike;
+    ``private``: what its own fields are made from) and what only this seat may know."""
     n = state.num_players
-    dealt: bool = public["dealt"]
-    blind: bool = public["_blind"]
+    dealt: bool = shared["dealt"]
+    blind: bool = private["_blind"]
     hand: tuple[Card, ...] = ()
     visible: dict[int, tuple[Card, ...]] = {}
     if dealt and seat is not None:
@@ -401,7 +444,8 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: d
             visible = {other: tuple(cards_of(state.hands[other])) for other in range(n) if other != seat}
         else:
             hand = _sorted_hand(state.hands[seat])
-    bids, has_bid = _visible_bids(state, seat)
+    open_bids: tuple[tuple[int | None, ...], tuple[bool, ...]] | None = private["_bids"]
+    bids, has_bid = open_bids if open_bids is not None else _visible_bids(state, seat)
     legal: tuple[Action, ...] = ()
     if seat is not None:
         actions = state.legal_actions(seat)
@@ -421,8 +465,8 @@ def _seat_view(state: State, seat: int | None, public: dict[str, Any], shared: d
         bids=bids,
         has_bid=has_bid,
         legal_actions=legal,
-        forbidden_bid=public["_forbidden"] if seat is None or seat == state.dealer else None,
-        can_change_bid=seat is not None and public["_changer"] == seat,
+        forbidden_bid=private["_forbidden"] if seat is None or seat == state.dealer else None,
+        can_change_bid=seat is not None and private["_changer"] == seat,
         blind=blind and seat is not None,
     )
     return view
@@ -433,10 +477,14 @@ def spectator_view(state: State, names: tuple[str, ...] = ()) -> SeatView:
     return seat_view(state, None, names)
 
 
+def _secret_bids(state: State) -> bool:
+    """Whether the bids are secret now (simultaneous bidding, until everyone has bid)."""
+    return state.rules.bidding == "simultaneous" and state.phase == Phase.BIDDING
+
+
 def _visible_bids(state: State, seat: int | None) -> tuple[tuple[int | None, ...], tuple[bool, ...]]:
     has_bid = tuple(bid is not None for bid in state.bids)
-    secret = state.rules.bidding == "simultaneous" and state.phase == Phase.BIDDING
-    if not secret:
+    if not _secret_bids(state):
         return tuple(state.bids), has_bid
     return tuple(bid if other == seat else None for other, bid in enumerate(state.bids)), has_bid
 

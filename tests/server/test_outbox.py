@@ -21,13 +21,13 @@ class Socket:
         self.fail = False
         self.waits = 0
 
-    async def send_text(self, text: str) -> None:
+    async def send_text(self, data: bytes) -> None:
         if not self.writable.is_set():
             self.waits += 1
         await self.writable.wait()
         if self.fail:
             raise ConnectionResetError("the client went away")
-        self.written.append(text)
+        self.written.append(data.decode())
 
     async def close(self) -> None:
         self.closed = True
@@ -42,7 +42,7 @@ def test_writes_at_once_in_order() -> None:
         socket = Socket()
         outbox = Outbox(socket.send_text, socket.close, limit=5)
         for text in "abc":
-            outbox.put(text)
+            outbox.put(text.encode())
         assert socket.written == ["a", "b", "c"]  # before any other task could run
         assert outbox.backlog == 0 and not outbox.closed
 
@@ -53,10 +53,10 @@ def test_a_slow_socket_keeps_the_order_then_writes_at_once_again() -> None:
     async def scenario() -> None:
         socket = Socket()
         outbox = Outbox(socket.send_text, socket.close, limit=50)
-        outbox.put("1")
+        outbox.put(b"1")
         socket.writable.clear()  # the client stops reading
         for text in "23456":
-            outbox.put(text)
+            outbox.put(text.encode())
         assert socket.written == ["1"] and outbox.backlog == 4 and socket.waits == 1
         await asyncio.sleep(0.01)
         assert socket.written == ["1"]
@@ -64,7 +64,7 @@ def test_a_slow_socket_keeps_the_order_then_writes_at_once_again() -> None:
         for _ in range(20):
             await asyncio.sleep(0)
         assert socket.written == list("123456") and outbox.backlog == 0
-        outbox.put("7")
+        outbox.put(b"7")
         assert socket.written[-1] == "7"  # at once again
 
     run(scenario())
@@ -76,11 +76,11 @@ def test_a_client_too_far_behind_is_cut_off() -> None:
         outbox = Outbox(socket.send_text, socket.close, limit=3)
         socket.writable.clear()
         for index in range(10):
-            outbox.put(str(index))
+            outbox.put(str(index).encode())
         assert outbox.closed and not outbox.broken
         await outbox.wait_closed()
         assert socket.closed and socket.written == []
-        outbox.put("late")
+        outbox.put(b"late")
         assert outbox.backlog == 0
 
     run(scenario())
@@ -91,7 +91,7 @@ def test_a_broken_socket_closes_the_outbox() -> None:
         socket = Socket()
         socket.fail = True
         outbox = Outbox(socket.send_text, socket.close, limit=3)
-        outbox.put("a")
+        outbox.put(b"a")
         assert outbox.broken and outbox.closed
         await outbox.wait_closed()
         assert socket.closed
@@ -100,8 +100,8 @@ def test_a_broken_socket_closes_the_outbox() -> None:
         socket = Socket()
         outbox = Outbox(socket.send_text, socket.close, limit=3)
         socket.writable.clear()
-        outbox.put("a")
-        outbox.put("b")
+        outbox.put(b"a")
+        outbox.put(b"b")
         socket.fail = True
         socket.writable.set()
         for _ in range(10):
@@ -115,17 +115,17 @@ def test_closing_cancels_a_waiting_write() -> None:
     async def scenario() -> None:
         released: list[str] = []
 
-        async def send(text: str) -> None:
+        async def send(data: bytes) -> None:
             try:
                 await asyncio.sleep(10)
             finally:
-                released.append(text)
+                released.append(data.decode())
 
         async def close() -> None:
             released.append("<closed>")
 
         outbox = Outbox(send, close, limit=3)
-        outbox.put("a")
+        outbox.put(b"a")
         outbox.close()
         await outbox.wait_closed()
         await asyncio.sleep(0)
@@ -161,5 +161,58 @@ def test_start_eagerly_hands_errors_and_results_on() -> None:
         future.set_result(7)
         await task
         assert got == [7]
+
+    run(scenario())
+
+
+class DirectSocket(Socket):
+    """A socket that also takes writes at once (``write_now``) while its buffer has room."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.direct: list[str] = []
+
+    def write_now(self, data: bytes) -> bool:
+        if not self.writable.is_set():
+            return False
+        self.direct.append(data.decode())
+        self.written.append(data.decode())
+        return True
+
+
+def test_write_now_goes_straight_to_the_socket_and_the_send_takes_over_when_it_cannot() -> None:
+    async def scenario() -> None:
+        socket = DirectSocket()
+        outbox = Outbox(socket.send_text, socket.close, limit=50, write_now=socket.write_now)
+        outbox.put(b"1")
+        outbox.put(b"2")
+        assert socket.direct == ["1", "2"] and socket.waits == 0  # no coroutine ran
+        socket.writable.clear()  # the client stops reading: the send waits, the rest queues
+        for text in "345":
+            outbox.put(text.encode())
+        assert socket.written == ["1", "2"] and outbox.backlog == 2 and socket.waits == 1
+        socket.writable.set()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert socket.written == list("12345") and outbox.backlog == 0
+        assert socket.direct == ["1", "2", "4", "5"]  # after the slow write, straight again, in order
+        outbox.put(b"6")
+        assert socket.direct[-1] == "6" and socket.written == list("123456")
+
+    run(scenario())
+
+
+def test_a_direct_write_that_fails_closes_the_outbox() -> None:
+    async def scenario() -> None:
+        socket = Socket()
+
+        def write_now(data: bytes) -> bool:
+            raise ConnectionResetError("the client went away")
+
+        outbox = Outbox(socket.send_text, socket.close, limit=3, write_now=write_now)
+        outbox.put(b"a")
+        assert outbox.broken and outbox.closed
+        await outbox.wait_closed()
+        assert socket.closed and socket.written == []
 
     run(scenario())

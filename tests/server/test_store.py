@@ -1,7 +1,7 @@
 """The store's writes: action rows from many tables share commits (group commit) through the
-driver's own ``executemany``, in order with the other writes of the same batch; a write the
-database refuses fails alone, and the next batches still work. SQLite (both sync modes) and
-PostgreSQL run the same checks."""
+driver's own statements (on SQLite a few multi-row INSERTs, on PostgreSQL ``executemany``), in
+order with the other writes of the same batch; a write the database refuses fails alone, and
+the next batches still work. SQLite (both sync modes) and PostgreSQL run the same checks."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ohhell.server.storage.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
+from ohhell.server.storage.writer import SQLITE_ROWS_PER_INSERT
 
 TABLES = 40
 MOVES = 5
@@ -90,6 +91,35 @@ def test_a_refused_write_fails_alone(store_url: tuple[str, str]) -> None:
     store.close()
     stored = {table.id: table.actions for table in Store(url).load_tables()}
     assert stored == {"AAAAAA": [move(0), move(1), move(2)], "BBBBBB": [move(0), move(1)]}
+
+
+def test_sqlite_takes_a_batch_of_action_rows_in_a_few_statements(tmp_path: Path) -> None:
+    """One statement per SQLITE_ROWS_PER_INSERT rows, not one step per row (each step lets go
+    of the interpreter lock, and the writer waits to get it back)."""
+    url = f"sqlite:///{tmp_path / 'many.db'}"
+    store = Store(url, sqlite_sync="full")
+    store.start()
+    codes = [f"M{index:05d}" for index in range(9)]
+    count = 50
+    statements: list[str] = []
+
+    async def scenario() -> None:
+        await asyncio.gather(*(store.create_table(table_row(code), SEATS) for code in codes))
+        # Every table's first move: the writer's own connection is open after it.
+        await asyncio.gather(*(store.append_actions(code, [(0, move(0))]) for code in codes))
+        raw = store._writer._raw
+        assert raw is not None
+        raw.driver_connection.set_trace_callback(statements.append)  # type: ignore[union-attr]
+        # One batch: 9 tables' 50 moves each.
+        await asyncio.gather(*(store.append_actions(code, [(seq, move(seq)) for seq in range(1, count + 1)])
+                               for code in codes))
+
+    asyncio.run(scenario())
+    inserts = [sql for sql in statements if sql.startswith("INSERT")]
+    assert len(inserts) == -(-9 * count // SQLITE_ROWS_PER_INSERT), len(inserts)
+    store.close()
+    stored = {table.id: table.actions for table in Store(url).load_tables()}
+    assert all(stored[code] == [move(seq) for seq in range(count + 1)] for code in codes)
 
 
 def test_writes_outside_the_event_loop_block_until_durable(store_url: tuple[str, str]) -> None:

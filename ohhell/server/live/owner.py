@@ -67,7 +67,7 @@ from ohhell.server.metrics import METRICS
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.store import ChatLine, FencedOut, SeatRow, StoreError
 from ohhell.server.texts import speaking
-from ohhell.server.wire.protocol import ClientMessage, ProtocolError, dumps, parse_player_action
+from ohhell.server.wire.protocol import ClientMessage, ProtocolError, encode, parse_player_action
 from ohhell.views import SeatView, seat_view
 
 log = logging.getLogger("ohhell.server.live.owner")
@@ -380,9 +380,9 @@ class LiveTable(TableRoom):
 
     def tell(self, message: dict[str, Any]) -> None:
         """Send a message to every connection of the table, in this process and the others."""
-        text = dumps(message)
+        data = encode(message)
         for other in list(self.connections):
-            other.push(text)
+            other.push(data)
         if self.remote:
             self.site.peers.told(self, message)
 

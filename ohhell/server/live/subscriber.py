@@ -54,8 +54,8 @@ class Subscriber(Protocol):
     @property
     def closed(self) -> bool: ...
 
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Send a message after those before it."""
+    def push(self, message: dict[str, Any] | str | bytes) -> None:
+        """Send a message (or its JSON, as text or UTF-8 bytes) after those before it."""
 
     def send_state(self, view: SeatView, shared: Broadcast) -> None:
         """Send what changed in ``view`` (its own) since the last state it was told."""

@@ -8,6 +8,12 @@ nothing but action rows (the hot path: every move of every game) goes straight t
 database driver, one ``executemany`` and one commit on a connection the writer keeps;
 everything else runs as functions of a SQLAlchemy connection, in one transaction.
 
+On SQLite, a batch's action rows go in as a few multi-row ``INSERT … VALUES (…), (…)``
+statements rather than one ``executemany``: the driver lets go of the interpreter lock around
+every step of a statement, and ``executemany`` steps once per row, so with the event loop's
+thread busy the writer waited for the lock back once per row (up to the interpreter's switch
+interval each time, and a thread switch both ways); one statement is one step.
+
 A write that the database refuses fails alone: the batch it was in is retried write by
 write, and the next batches work as before.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import queue
 import threading
@@ -53,6 +60,10 @@ class _Job:
 
 _STOP: Final = object()
 
+SQLITE_ROWS_PER_INSERT: Final = 200
+"""Action rows per multi-row INSERT on SQLite: 800 parameters, within SQLite's smallest limit
+of a statement's parameters (999)."""
+
 
 def check_fence(conn: Connection, table_id: str, fence: int | None) -> None:
     """Raise :class:`FencedOut` unless ``fence`` is still the table's fencing token (``None``: a
@@ -89,6 +100,10 @@ class Writer:
         """The driver's own INSERT of action rows (its parameter style: ``?`` for SQLite, named for psycopg)."""
         self._insert_named = not insert.positional
         assert self._insert_named or tuple(insert.positiontup or ()) == ACTION_COLUMNS
+        self._sqlite = engine.dialect.name == "sqlite"
+        """Action rows go in by multi-row INSERTs (see the module docstring)."""
+        self._insert_many: dict[int, str] = {}
+        """The multi-row INSERT of n action rows (SQLite), by n."""
         fence = (update(game_tables).where(game_tables.c.id == bindparam("id"),
                                            game_tables.c.fence == bindparam("fence"))
                  .values(fence=game_tables.c.fence).compile(dialect=engine.dialect))
@@ -219,7 +234,11 @@ class Writer:
                                    else (table_id, fence))
                     if cursor.rowcount != 1:
                         raise FencedOut(f"table {table_id}: the fencing token {fence} is no longer the owner's")
-                cursor.executemany(self._insert_sql, params)
+                if self._sqlite:
+                    for sql, values in self._sqlite_inserts(rows):
+                        cursor.execute(sql, values)
+                else:
+                    cursor.executemany(self._insert_sql, params)
             finally:
                 cursor.close()
             raw.commit()
@@ -259,9 +278,26 @@ class Writer:
         """Action rows inserted in ``conn``'s transaction by the driver's own statement: a batch
         that also holds other writes (a seat, a fair deal's seeds) stays as cheap per row as one
         of action rows alone, and the writer holds the interpreter lock no longer than it must."""
+        if self._sqlite:
+            for sql, values in self._sqlite_inserts(rows):
+                conn.exec_driver_sql(sql, values)
+            return
         params: list[Any] = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] \
             if self._insert_named else list(rows)
         conn.exec_driver_sql(self._insert_sql, params)
+
+    def _sqlite_inserts(self, rows: list[ActionRow]) -> list[tuple[str, tuple[Any, ...]]]:
+        """The multi-row INSERTs of ``rows`` (SQLite), each with its parameters, in order."""
+        out = []
+        for start in range(0, len(rows), SQLITE_ROWS_PER_INSERT):
+            chunk = rows[start:start + SQLITE_ROWS_PER_INSERT]
+            sql = self._insert_many.get(len(chunk))
+            if sql is None:
+                sql = self._insert_many[len(chunk)] = (
+                    f"INSERT INTO {actions.name} ({', '.join(ACTION_COLUMNS)}) VALUES "
+                    + ", ".join(["(" + ", ".join("?" * len(ACTION_COLUMNS)) + ")"] * len(chunk)))
+            out.append((sql, tuple(itertools.chain.from_iterable(chunk))))
+        return out
 
     def _flush_inline(self) -> None:
         """Commit every write submitted during this turn of the event loop, in one transaction."""

@@ -5,7 +5,7 @@ Clients send small JSON objects with a ``type``; :func:`parse_client_message` ch
 anything wrong, so the caller can answer with an ``error`` message and change nothing.
 
 The ``state`` messages about a game are built in :mod:`ohhell.server.wire.stream`. Messages are
-encoded with orjson (:func:`dumps`).
+encoded with orjson (:func:`encode`: the UTF-8 bytes a socket takes; :func:`dumps`: text).
 
 >>> parse_client_message('{"type": "act", "version": 3, "action": {"type": "bid", "bid": 2}}', 4096).kind
 'act'
@@ -177,6 +177,15 @@ def error_message(code: str, language: str, detail: str | None = None, message_i
     if version is not None:
         out["version"] = version
     return out
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """Compact JSON of a message, as UTF-8 bytes (what a connection writes).
+
+    >>> encode({"type": "pong", "id": "é", "version": (1, 2)})
+    b'{"type":"pong","id":"\\xc3\\xa9","version":[1,2]}'
+    """
+    return orjson.dumps(message)
 
 
 def dumps(message: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from ohhell.server.config import ServerConfig
 from ohhell.server.live.room import TableRoom
-from ohhell.server.wire.protocol import dumps
+from ohhell.server.wire.protocol import encode
 from ohhell.server.wire.stream import Broadcast, StateStream
 from ohhell.server.ws.outbox import Outbox
 from ohhell.views import SeatView
@@ -65,11 +65,16 @@ class Connection:
             return self.react_bucket.take()
         return True
 
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Send a message after those before it (a slow client that falls far behind is cut off)."""
+    def push(self, message: dict[str, Any] | str | bytes) -> None:
+        """Send a message (or its JSON, as text or UTF-8 bytes) after those before it (a slow
+        client that falls far behind is cut off)."""
         if self.closed:
             return
-        self.outbox.put(message if isinstance(message, str) else dumps(message))
+        if isinstance(message, dict):
+            data = encode(message)
+        else:
+            data = message if isinstance(message, bytes) else message.encode()
+        self.outbox.put(data)
         if self.outbox.closed:
             self.closed = True
 

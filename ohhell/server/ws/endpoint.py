@@ -19,6 +19,7 @@ from ohhell.server.live.manager import TableManager
 from ohhell.server.texts import pick_language, speaking
 from ohhell.server.wire.protocol import ClientMessage, ProtocolError, error_message, message_id, parse_client_message
 from ohhell.server.ws.connection import MAX_QUEUED_MESSAGES, Connection
+from ohhell.server.ws.direct import direct_writer
 from ohhell.server.ws.origin import allowed_origin
 from ohhell.server.ws.outbox import Outbox
 from ohhell.server.ws.outbox import Send as SendText
@@ -53,14 +54,17 @@ class KeepServerSend:
 
 
 def text_sender(websocket: WebSocket) -> SendText:
-    """How to write one text message to an accepted ``websocket``: straight to the server's
-    ``send`` when :class:`KeepServerSend` kept it, else through Starlette."""
+    """How to write one text message (its UTF-8 bytes) to an accepted ``websocket``: straight
+    to the server's ``send`` when :class:`KeepServerSend` kept it, else through Starlette."""
     send = websocket.scope.get(SERVER_SEND)
     if send is None:
-        return websocket.send_text
+        async def send_through_starlette(data: bytes) -> None:
+            await websocket.send_text(data.decode())
 
-    async def send_text(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
+        return send_through_starlette
+
+    async def send_text(data: bytes) -> None:
+        await send({"type": "websocket.send", "text": data.decode()})
 
     return send_text
 
@@ -87,8 +91,20 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008)
         return
     await websocket.accept()
-    outbox = Outbox(text_sender(websocket), websocket.close, MAX_QUEUED_MESSAGES)
+    outbox = Outbox(text_sender(websocket), websocket.close, MAX_QUEUED_MESSAGES,
+                    direct_writer(websocket.scope.get(SERVER_SEND)))
     conn = Connection(pick_language(websocket.headers.get("accept-language")), config, outbox)
+    # The connection's messages are served by a task of its own. This coroutine runs under the
+    # whole ASGI stack (a dozen middleware and routing coroutines), and each time a task
+    # resumes, it resumes through every coroutine it awaits in: once for each message from the
+    # client and once for each commit it waits for, on every action. The task resumes only
+    # its own few; this one waits for it (and cancels it if it is cancelled).
+    await asyncio.create_task(_serve(websocket, server, conn, outbox))
+
+
+async def _serve(websocket: WebSocket, server: Served, conn: Connection, outbox: Outbox) -> None:
+    """Read the client's messages and answer each, until it goes away or must be cut off."""
+    config = server.config
     background: set[asyncio.Task[None]] = set()
     violations = 0
     hello_by = time.monotonic() + config.hello_timeout

@@ -6,27 +6,31 @@ hundreds of busy tables was a good share of the server's time; yet writing a Web
 message is nearly always immediate (the socket takes the bytes into its buffer), and only a
 client that stops reading makes the writer wait.
 
-So an :class:`Outbox` starts each write at once, the way Python 3.12's eager tasks start a
-coroutine: it runs the ASGI send until it finishes or first has to wait. Only in the second
-case (the socket's buffer is full) is a task made to finish that write, and later messages
-queue behind it, in order, until the client catches up — or falls ``limit`` messages behind
-and is cut off (it reconnects and gets a fresh state).
+So an :class:`Outbox` writes each message at once: straight to the socket when it can
+(``write_now``, :mod:`ohhell.server.ws.direct`), else by starting the ASGI send the way Python
+3.12's eager tasks start a coroutine: it runs until it finishes or first has to wait. Only in
+the second case (the socket's buffer is full) is a task made to finish that write, and later
+messages queue behind it, in order, until the client catches up — or falls ``limit`` messages
+behind and is cut off (it reconnects and gets a fresh state).
+
+Messages are the UTF-8 bytes of their JSON text, as the encoder makes them and the socket takes
+them: only the ASGI send, which wants a ``str``, decodes them.
 
 >>> import asyncio
->>> async def demo() -> list[str]:
-...     written: list[str] = []
-...     async def send(text: str) -> None:
-...         written.append(text)
+>>> async def demo() -> list[bytes]:
+...     written: list[bytes] = []
+...     async def send(data: bytes) -> None:
+...         written.append(data)
 ...     async def close() -> None:
-...         written.append("<closed>")
+...         written.append(b"<closed>")
 ...     outbox = Outbox(send, close, limit=10)
-...     outbox.put("a"); outbox.put("b")
+...     outbox.put(b"a"); outbox.put(b"b")
 ...     seen = list(written)  # written at once, before any other task ran
 ...     outbox.close()
 ...     await outbox.wait_closed()
 ...     return seen + written
 >>> asyncio.run(demo())
-['a', 'b', 'a', 'b', '<closed>']
+[b'a', b'b', b'a', b'b', b'<closed>']
 """
 
 from __future__ import annotations
@@ -38,8 +42,11 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-Send = Callable[[str], Coroutine[Any, Any, None]]
-"""Writes one text message (``WebSocket.send_text``)."""
+Send = Callable[[bytes], Coroutine[Any, Any, None]]
+"""Writes one text message, given as its UTF-8 bytes (the ASGI send)."""
+WriteNow = Callable[[bytes], bool]
+"""Writes one text message at once and returns ``True``, or returns ``False``: it must go
+through the :data:`Send` (:func:`ohhell.server.ws.direct.direct_writer`)."""
 Close = Callable[[], Coroutine[Any, Any, None]]
 """Closes the socket (``WebSocket.close``)."""
 
@@ -106,11 +113,12 @@ def _set_ready(ready: asyncio.Future[None], _done: Any) -> None:
 class Outbox:
     """The messages of one connection, written in order (see the module docstring)."""
 
-    def __init__(self, send: Send, close: Close, limit: int) -> None:
+    def __init__(self, send: Send, close: Close, limit: int, write_now: WriteNow | None = None) -> None:
         self._send = send
+        self._write_now = write_now
         self._close = close
         self.limit = limit
-        self._waiting: collections.deque[str] = collections.deque()
+        self._waiting: collections.deque[bytes] = collections.deque()
         self._writer: asyncio.Task[None] | None = None
         """The task that writes while the socket is slow (``None``: writes start at once)."""
         self._closing: asyncio.Task[None] | None = None
@@ -118,20 +126,24 @@ class Outbox:
         self.broken = False
         """The socket failed (the client went away)."""
 
-    def put(self, text: str) -> None:
-        """Write ``text`` after everything put before (at once if nothing waits)."""
+    def put(self, data: bytes) -> None:
+        """Write ``data`` (a message's UTF-8 text) after everything put before (at once if
+        nothing waits)."""
         if self.closed:
             return
         if self._writer is None:
-            self._start(text)
+            self._start(data)
         elif len(self._waiting) >= self.limit:
             self.close()  # too far behind: cut off
         else:
-            self._waiting.append(text)
+            self._waiting.append(data)
 
-    def _start(self, text: str) -> None:
+    def _start(self, data: bytes) -> None:
+        write_now = self._write_now
         try:
-            self._writer = start_eagerly(self._send(text))
+            if write_now is not None and write_now(data):
+                return
+            self._writer = start_eagerly(self._send(data))
         except Exception:  # the socket failed: the client went away
             self.broken = True
             self.close()
