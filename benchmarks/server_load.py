@@ -47,6 +47,7 @@ import orjson
 from websockets.client import ClientProtocol
 from websockets.frames import Opcode
 from websockets.http11 import Response
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,10 +120,13 @@ class Seat(asyncio.Protocol):
         self._flush()
 
     def close(self) -> None:
+        # Only an open connection can start a close: one the server (or a balancer) is already
+        # closing has sent its close frame, and the protocol finishes that handshake by itself.
         if self.open and self.transport is not None:
             self.open = False
-            self.ws.send_close()
-            self._flush()
+            if self.ws.state is State.OPEN:
+                self.ws.send_close()
+                self._flush()
 
     def on_message(self, message: dict[str, Any]) -> None:
         if not self.open:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ohhell.server.storage.store import SCHEMA_VERSION, SeatRow, Store, StoreError, TableRow
+from ohhell.server.storage.store import SCHEMA_VERSION, FencedOut, SeatRow, Store, StoreError, TableRow
 from ohhell.server.storage.writer import SQLITE_ROWS_PER_INSERT
 
 TABLES = 40
@@ -120,6 +120,48 @@ def test_sqlite_takes_a_batch_of_action_rows_in_a_few_statements(tmp_path: Path)
     store.close()
     stored = {table.id: table.actions for table in Store(url).load_tables()}
     assert all(stored[code] == [move(seq) for seq in range(count + 1)] for code in codes)
+
+
+def test_fenced_writes_of_many_tables_share_a_commit_and_a_stale_token_lands_nothing(
+        store_url: tuple[str, str]) -> None:
+    """The cluster's hot path: the moves of many tables, each with its owner's fencing token,
+    in one batch; on PostgreSQL every token is checked in one statement. A stale token (a
+    fenced-out owner) among them is refused alone, before anything of it lands, with and
+    without other writes (a fair deal's secret, a seat) in the same batch."""
+    url, sync = store_url
+    store = Store(url, sqlite_sync=sync)
+    store.start()
+    codes = [f"F{index:05d}" for index in range(12)]
+
+    async def scenario() -> tuple[list[BaseException | None], list[BaseException | None]]:
+        await asyncio.gather(*(store.create_table(table_row(code), SEATS) for code in codes))
+        fences = dict(zip(codes, await asyncio.gather(*(store.take_fence(code) for code in codes)), strict=True))
+        commits = store.commits
+        await asyncio.gather(*(store.append_actions(code, [(0, move(0))], fence=fences[code]) for code in codes))
+        assert store.commits - commits < len(codes)  # fenced moves of several tables shared commits
+        stale = codes[3]
+        old = fences[stale]
+        fences[stale] = await store.take_fence(stale)  # another owner took the table
+        rows_only = await asyncio.gather(
+            *(store.append_actions(code, [(1, move(1))], fence=fences[code]) for code in codes),
+            store.append_actions(stale, [(2, move(7))], fence=old), return_exceptions=True)
+        mixed = await asyncio.gather(
+            *(store.append_actions(code, [(2, move(2))], fence=fences[code]) for code in codes),
+            store.save_fair(codes[0], {"hand": 1}, fence=fences[codes[0]]),
+            store.save_seat(stale, SeatRow(0, "human", None, "Eve", "x"), fence=old),
+            store.append_actions(stale, [(3, move(7))], fence=old), return_exceptions=True)
+        return ([r if isinstance(r, BaseException) else None for r in rows_only],
+                [r if isinstance(r, BaseException) else None for r in mixed])
+
+    rows_only, mixed = asyncio.run(scenario())
+    assert rows_only[:-1] == [None] * len(codes) and isinstance(rows_only[-1], FencedOut)
+    assert mixed[:len(codes) + 1] == [None] * (len(codes) + 1)
+    assert isinstance(mixed[-2], FencedOut) and isinstance(mixed[-1], FencedOut)
+    store.close()
+    stored = {table.id: table for table in Store(url).load_tables()}
+    for code in codes:
+        assert stored[code].actions == [move(0), move(1), move(2)], code
+    assert [seat.name for seat in stored[codes[3]].seats] == ["Ann"]
 
 
 def test_writes_outside_the_event_loop_block_until_durable(store_url: tuple[str, str]) -> None:
