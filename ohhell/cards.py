@@ -96,11 +96,14 @@ def _copy_original(card: Card) -> Card:
 _ORIGINALS: Final = tuple(range(FIRST_COPY)) + tuple(_copy_original(c) for c in range(FIRST_COPY, CARD_COUNT))
 _COPIES: Final = {original: copy for copy, original in enumerate(_ORIGINALS) if copy >= FIRST_COPY}
 
-SUIT_MASKS: Final[tuple[CardMask, ...]] = tuple(
+SUIT_MASKS: Final[tuple[CardMask, ...]] = (
+    0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39, 0b11 << 52,
+)
+"""The bit mask of every card of each suit of one pack (and the jokers), indexed by suit."""
+FULL_SUIT_MASKS: Final[tuple[CardMask, ...]] = tuple(
     sum(1 << card for card in range(CARD_COUNT) if min(_ORIGINALS[card] // 13, 4) == suit) for suit in range(5))
-"""The bit mask of every card of each suit, indexed by suit, second copies included (so the
-masks of the four standard suits go past bit 63: mask them with a pack before a C core sees
-them)."""
+""":data:`SUIT_MASKS` with the second copies (Bust): what the engine follows suit with. They go
+past bit 63, so they are masked with the pack before a C core sees them."""
 CARD_SUITS: Final[tuple[int, ...]] = tuple(min(_ORIGINALS[card] // 13, 4) for card in range(CARD_COUNT))
 """The suit of every card number (the jokers: :data:`JOKERS`)."""
 CARD_RANKS: Final[tuple[int, ...]] = tuple(_ORIGINALS[card] % 13 if _ORIGINALS[card] < 52 else 13

@@ -65,13 +65,14 @@ from ohhell.cards import (
     CARD_COUNT,
     CARD_RANKS,
     CARD_SUITS,
+    FIRST_COPY,
     HIDDEN_CARD,
     JOKERS,
     JOKERS_MASK,
     RED_JOKER,
     SECOND_COPIES_MASK,
     SIX,
-    SUIT_MASKS,
+    FULL_SUIT_MASKS,
     SUIT_NAMES,
     Card,
     CardMask,
@@ -119,6 +120,7 @@ _RANKS: Final = CARD_RANKS
 _SUITS: Final = CARD_SUITS
 _BITS: Final = tuple(1 << card for card in range(CARD_COUNT))
 _LAST_CARD: Final = CARD_COUNT - 1
+_FIRST_COPY: Final = FIRST_COPY
 _NO_TRUMP: Final = -1
 JACK: Final = 9
 _LEFT_BOWERS: Final = (9 + 13 * 3, 9 + 13 * 2, 9 + 13 * 1, 9 + 13 * 0)
@@ -237,9 +239,9 @@ class State:
         self._trump_mask: CardMask = 0
         self.trump_chooser: int | None = None
         """The highest bidder, who chooses trump in a ``trump: chosen`` hand (set when bidding ends)."""
-        # The cards of each suit for following it: SUIT_MASKS, but with bowers the left bower
+        # The cards of each suit for following it: FULL_SUIT_MASKS, but with bowers the left bower
         # is moved from its own suit to the trump suit.
-        self._suit_masks: tuple[CardMask, ...] = SUIT_MASKS
+        self._suit_masks: tuple[CardMask, ...] = FULL_SUIT_MASKS
         self.scoresheet = False
         self.bid_order: tuple[int, ...] = ()
         self.bids: list[int | None] = [None] * n
@@ -707,7 +709,7 @@ class State:
         if self.game.plain_follow:
             # Follow suit if you can, else play anything: checked inline for speed.
             if position:
-                suit_mask = SUIT_MASKS[self._trick_suit]  # type: ignore[index]
+                suit_mask = FULL_SUIT_MASKS[self._trick_suit]  # type: ignore[index]
                 if hand & suit_mask and not bit & suit_mask:
                     self._raise_illegal_play(seat, card)
         elif not self._legal_play_mask(seat) & bit:
@@ -715,6 +717,11 @@ class State:
         if self.game.general_play or count + 1 == self._hand_plays:
             # Rare cases (jokers declared, bowers, second copies, the end of the hand) take the
             # general path.
+            if self.game.duplicates and card >= _FIRST_COPY and hand >> original(card) & 1:
+                # Of two identical cards held the first copy is played: the same card either way,
+                # and the same numbers as a record replayed (which names only the card).
+                card = original(card)
+                action = Play(seat, card)
             snapshot = self._snapshot()
             self._apply_play_general(seat, card)
             self._undo_stack.append(snapshot)
@@ -943,6 +950,9 @@ class State:
                 raise IllegalActionError("bad-deal", _("seat %(seat)d was dealt %(count)d cards, not %(size)d")
                                          % {"seat": seat, "count": len(cards), "size": size})
             for card in cards:
+                if isinstance(card, int) and _FIRST_COPY <= card <= _LAST_CARD and not _BITS[card] & self.game.deck_mask:
+                    # A name given twice is read as the second copy (Bust): this pack has none.
+                    raise IllegalActionError("bad-deal", _("%(card)s was dealt twice") % {"card": message_card(card)})
                 if not isinstance(card, int) or not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:
                     raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
                                              % {"card": message_card(card)})
@@ -954,6 +964,9 @@ class State:
             if turn_up is None:
                 raise IllegalActionError("bad-trump", _("a card must be turned up for trump: %(left)d cards are "
                                                         "left after the deal") % {"left": self._stock_after_deal()})
+            if _FIRST_COPY <= turn_up <= _LAST_CARD and not _BITS[turn_up] & self.game.deck_mask:
+                raise IllegalActionError("bad-trump", _("the turned-up card %(card)s was also dealt")
+                                         % {"card": message_card(turn_up)})
             if not 0 <= turn_up <= _LAST_CARD or not _BITS[turn_up] & self.game.deck_mask:
                 raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
                                          % {"card": message_card(turn_up)})
@@ -1036,7 +1049,7 @@ class State:
             self._start_hand(None, action.turn_up, action.trump)
         elif kind is ChooseTrump:
             assert isinstance(action, ChooseTrump)
-            self._set_trump(action.suit, SUIT_MASKS[action.suit])
+            self._set_trump(action.suit, FULL_SUIT_MASKS[action.suit])
             self._start_play()
         elif kind is ReportTricks:
             assert isinstance(action, ReportTricks)
@@ -1085,6 +1098,8 @@ class State:
                     trump_suit: Suit | None = None) -> None:
         assert self.plan is not None
         n = self.num_players
+        if deal is not None and self.game.duplicates:
+            deal, turn_up = _numbered_deal(deal, turn_up)
         self.deal = deal
         self._hand_plays = n * self.hand_size
         bits = _BITS.__getitem__
@@ -1098,12 +1113,12 @@ class State:
 
     def _set_trump(self, trump: Suit | None, mask: CardMask) -> None:
         """Make ``trump`` (its cards ``mask``) the trump of the hand, with the bowers if played."""
-        # Only the cards of the pack: SUIT_MASKS hold the second copies too, which would make
+        # Only the cards of the pack: FULL_SUIT_MASKS hold the second copies too, which would make
         # the mask too wide for the C cores when there are none.
         self.trump, self._trump_mask = trump, mask & self.game.deck_mask
         if self.game.bowers and trump is not None and trump != JOKERS:
             left = _LEFT_BOWERS[trump]
-            masks = list(SUIT_MASKS)
+            masks = list(FULL_SUIT_MASKS)
             masks[trump] |= _BITS[left]
             masks[left // 13] &= ~_BITS[left]
             self._suit_masks = tuple(masks)
@@ -1115,7 +1130,7 @@ class State:
         if rule in ("turn-up", "turn-up-low-none"):
             if turn_up is None:
                 if trump_suit is not None:  # a scoresheet that gives the suit only
-                    return trump_suit, SUIT_MASKS[trump_suit]
+                    return trump_suit, FULL_SUIT_MASKS[trump_suit]
                 return None, 0
             suit = _SUITS[turn_up]
             if suit == JOKERS:
@@ -1123,11 +1138,11 @@ class State:
                 return JOKERS, _BITS[other]  # the other joker is the only trump
             if rule == "turn-up-low-none" and _RANKS[turn_up] <= SIX:
                 return None, 0
-            return suit, SUIT_MASKS[suit]
+            return suit, FULL_SUIT_MASKS[suit]
         if rule in ("none", "chosen"):  # a chosen trump is set after the bidding
             return None, 0
         suit = parse_suit(rule)
-        return suit, SUIT_MASKS[suit]
+        return suit, FULL_SUIT_MASKS[suit]
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         changing = self.bids[seat] is not None
@@ -1287,7 +1302,7 @@ class State:
         self.trump = None
         self._trump_mask = 0
         self.trump_chooser = None
-        self._suit_masks = SUIT_MASKS
+        self._suit_masks = FULL_SUIT_MASKS
         self.scoresheet = False
         self.bids = [None] * n
         self._bids_in = 0
@@ -1341,6 +1356,27 @@ class State:
     def __repr__(self) -> str:
         return (f"<State hand={self.hand_index} phase={self.phase.name} dealer={self.dealer} "
                 f"size={self.hand_size} turn={self.turn} totals={self.totals}>")
+
+
+def _numbered_deal(deal: tuple[tuple[Card, ...], ...], turn_up: Card | None,
+                  ) -> tuple[tuple[tuple[Card, ...], ...], Card | None]:
+    """A deal with two identical cards (Bust) numbered as a record is read: the first met, seat
+    by seat and then the turned card, is the card of the first pack, the other its copy. Which
+    is which changes nothing in the game; this way a game and its record replayed agree."""
+    used = 0
+    hands = []
+    for cards in deal:
+        hand = []
+        for card in cards:
+            first = original(card)
+            card = first if not used >> first & 1 else second_copy(first) or card
+            used |= 1 << card
+            hand.append(card)
+        hands.append(tuple(hand))
+    if turn_up is not None:
+        first = original(turn_up)
+        turn_up = first if not used >> first & 1 else second_copy(first) or turn_up
+    return tuple(hands), turn_up
 
 
 def _rebuild_state(rules: Rules, first_dealer: int | None, history: tuple[Action, ...]) -> State:
