@@ -759,8 +759,9 @@ class State:
 
     def _raise_illegal_play(self, seat: int, card: Card) -> None:
         if not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:
+            # A second copy outside the pack is shown by its number: its name is a card of the pack.
             raise IllegalActionError("not-a-card", _("%(card)s is not a card of this deck")
-                                     % {"card": message_card(card) if card >= 0 else repr(card)})
+                                     % {"card": message_card(card) if 0 <= card < _FIRST_COPY else repr(card)})
         hand = self.hands[seat]
         if not hand & _BITS[card]:
             raise IllegalActionError("not-in-hand", _("seat %(seat)d does not hold %(card)s")
