@@ -147,7 +147,7 @@ def card_rank(card: Card) -> Rank:
 
 def is_joker(card: Card) -> bool:
     """Whether ``card`` is one of the two jokers."""
-    return card == RED_JOKER or card == BLACK_JOKER
+    return card in (RED_JOKER, BLACK_JOKER)
 
 
 def original(card: Card) -> Card:

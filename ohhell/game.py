@@ -66,13 +66,13 @@ from ohhell.cards import (
     CARD_RANKS,
     CARD_SUITS,
     FIRST_COPY,
+    FULL_SUIT_MASKS,
     HIDDEN_CARD,
     JOKERS,
     JOKERS_MASK,
     RED_JOKER,
     SECOND_COPIES_MASK,
     SIX,
-    FULL_SUIT_MASKS,
     SUIT_NAMES,
     Card,
     CardMask,
@@ -951,7 +951,8 @@ class State:
                 raise IllegalActionError("bad-deal", _("seat %(seat)d was dealt %(count)d cards, not %(size)d")
                                          % {"seat": seat, "count": len(cards), "size": size})
             for card in cards:
-                if isinstance(card, int) and _FIRST_COPY <= card <= _LAST_CARD and not _BITS[card] & self.game.deck_mask:
+                if (isinstance(card, int) and _FIRST_COPY <= card <= _LAST_CARD
+                        and not _BITS[card] & self.game.deck_mask):
                     # A name given twice is read as the second copy (Bust): this pack has none.
                     raise IllegalActionError("bad-deal", _("%(card)s was dealt twice") % {"card": message_card(card)})
                 if not isinstance(card, int) or not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:

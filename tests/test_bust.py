@@ -317,7 +317,7 @@ def test_a_whole_bust_game_of_basic_bots_finishes():
 def test_the_learning_interfaces_refuse_the_second_pack_and_say_why():
     from ohhell.integrations.core import Setup
 
-    with pytest.raises(ValueError, match="second_pack.*54 places"):
+    with pytest.raises(ValueError, match=r"second_pack.*54 places"):
         Setup.create("bust", players=5)
     assert Setup.create("bust", players=4).rules.deck_size == 52
 

@@ -33,7 +33,16 @@ from dataclasses import dataclass
 
 from ohhell import fastsim
 from ohhell.bots.heuristics import estimate_tricks, trump_mask_of
-from ohhell.cards import CARD_COUNT, CARD_SUITS, FULL_SUIT_MASKS, HIDDEN_CARD, JOKERS_MASK, RED_JOKER, CardMask, card_colour
+from ohhell.cards import (
+    CARD_COUNT,
+    CARD_SUITS,
+    FULL_SUIT_MASKS,
+    HIDDEN_CARD,
+    JOKERS_MASK,
+    RED_JOKER,
+    CardMask,
+    card_colour,
+)
 from ohhell.views import SeatView
 
 ROBUST_FLOOR = 0.15

@@ -112,12 +112,12 @@ class HandWidget(Widget):
         """Show ``cards``; when ``active`` the ``legal`` ones may be played now."""
         previous = self.selected()
         # The engine lists one of two identical cards (Bust); either copy held may be played.
-        playable = {original(card) for card in legal}
-        legal = frozenset(legal) | frozenset(card for card in cards if original(card) in playable)
-        if (tuple(cards), legal, active) != (self.cards, self.legal, self.active):
+        named = {original(card) for card in legal}
+        allowed = frozenset(legal) | frozenset(card for card in cards if original(card) in named)
+        if (tuple(cards), allowed, active) != (self.cards, self.legal, self.active):
             self._last_rank_key = None  # a new turn or a new hand: a rank key starts afresh
         self.cards = tuple(cards)
-        self.legal = legal
+        self.legal = allowed
         self.active = active
         if previous in self.cards:
             self.cursor = self.cards.index(previous)
