@@ -338,3 +338,19 @@ def test_the_trump_mask_of_a_classic_hand_fits_the_c_core():
 
 def test_parse_cards_still_reads_one_pack():
     assert parse_cards("2S 2S") == [0, 0]  # numbering is the readers' of deals, not of any list
+
+
+@pytest.mark.parametrize(("players", "count"), [(4, 25), (5, 25), (6, 25)])
+def test_the_scorekeeper_plans_bust_hands_of_13_down_and_up(players, count):
+    from ohhell.scorekeeper import ScoreSheet
+
+    sheet = ScoreSheet(preset("bust", players=players, real_cards=True), [f"P{seat}" for seat in range(players)])
+    assert sheet.hand_size == 13 and sheet.hand_count == count
+
+
+def test_the_arena_plays_bust():
+    from ohhell.arena import run_arena
+
+    rules = preset("bust", players=5, schedule="explicit", hands=[[3, "turn-up"], [2, "turn-up"]])
+    result = run_arena(rules, ["basic", "random", "random", "random", "random"], games=1, seed=2)
+    assert result.games_played == 5 and [bot.name for bot in result.bots] == ["basic", "random"]
