@@ -119,8 +119,11 @@ _BIDDING: Final = Phase.BIDDING
 _RANKS: Final = CARD_RANKS
 _SUITS: Final = CARD_SUITS
 _BITS: Final = tuple(1 << card for card in range(CARD_COUNT))
-_LAST_CARD: Final = CARD_COUNT - 1
-_FIRST_COPY: Final = FIRST_COPY
+# Literals, so that the compiled engine compares with constants (cards.py's names would be looked
+# up at run time); checked against them at import.
+_LAST_CARD: Final = 79
+_FIRST_COPY: Final = 54
+assert _LAST_CARD == CARD_COUNT - 1 and _FIRST_COPY == FIRST_COPY
 _NO_TRUMP: Final = -1
 JACK: Final = 9
 _LEFT_BOWERS: Final = (9 + 13 * 3, 9 + 13 * 2, 9 + 13 * 1, 9 + 13 * 0)
@@ -186,6 +189,9 @@ class Game:
         a higher card of a suit is a higher number (not so with second copies)."""
         self.general_play = self.high_low_jokers or self.bowers or self.duplicates
         """Whether a card played takes the general path (declared jokers, bowers, second copies)."""
+        self.suit_masks: tuple[CardMask, ...] = tuple(mask & self.deck_mask for mask in FULL_SUIT_MASKS)
+        """The cards of each suit in this pack. Without second copies these are one pack's, below
+        bit 54: small integers, which the compiled engine combines fastest."""
         self.special_legal = self.high_low_jokers or self.duplicates
         """Whether the legal cards need more than following suit (high-low jokers; identical
         cards, which are one choice)."""
@@ -239,9 +245,9 @@ class State:
         self._trump_mask: CardMask = 0
         self.trump_chooser: int | None = None
         """The highest bidder, who chooses trump in a ``trump: chosen`` hand (set when bidding ends)."""
-        # The cards of each suit for following it: FULL_SUIT_MASKS, but with bowers the left bower
+        # The cards of each suit for following it: the pack's, but with bowers the left bower
         # is moved from its own suit to the trump suit.
-        self._suit_masks: tuple[CardMask, ...] = FULL_SUIT_MASKS
+        self._suit_masks: tuple[CardMask, ...] = game.suit_masks
         self.scoresheet = False
         self.bid_order: tuple[int, ...] = ()
         self.bids: list[int | None] = [None] * n
@@ -709,7 +715,7 @@ class State:
         if self.game.plain_follow:
             # Follow suit if you can, else play anything: checked inline for speed.
             if position:
-                suit_mask = FULL_SUIT_MASKS[self._trick_suit]  # type: ignore[index]
+                suit_mask = self._suit_masks[self._trick_suit]  # type: ignore[index]
                 if hand & suit_mask and not bit & suit_mask:
                     self._raise_illegal_play(seat, card)
         elif not self._legal_play_mask(seat) & bit:
@@ -1120,7 +1126,7 @@ class State:
         self.trump, self._trump_mask = trump, mask & self.game.deck_mask
         if self.game.bowers and trump is not None and trump != JOKERS:
             left = _LEFT_BOWERS[trump]
-            masks = list(FULL_SUIT_MASKS)
+            masks = list(self.game.suit_masks)
             masks[trump] |= _BITS[left]
             masks[left // 13] &= ~_BITS[left]
             self._suit_masks = tuple(masks)
@@ -1304,7 +1310,7 @@ class State:
         self.trump = None
         self._trump_mask = 0
         self.trump_chooser = None
-        self._suit_masks = FULL_SUIT_MASKS
+        self._suit_masks = self.game.suit_masks
         self.scoresheet = False
         self.bids = [None] * n
         self._bids_in = 0
