@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ohhell.cards import HIDDEN_CARD, Card, card_name, parse_card, parse_suit, suit_letter
+from ohhell.cards import CARD_COUNT, HIDDEN_CARD, Card, CardNumbering, card_name, parse_card, parse_suit, suit_letter
 from ohhell.errors import InvalidCardError, OhHellError
 
 
@@ -175,7 +175,7 @@ MAX_INTERNED_SEATS: Final = 10
 MAX_INTERNED_BID: Final = 60
 
 # Interned actions: legal_actions() hands out these instead of building new values.
-PLAYS: Final = tuple(tuple(Play(seat, card) for card in range(54)) for seat in range(MAX_INTERNED_SEATS))
+PLAYS: Final = tuple(tuple(Play(seat, card) for card in range(CARD_COUNT)) for seat in range(MAX_INTERNED_SEATS))
 BIDS: Final = tuple(tuple(Bid(seat, bid) for bid in range(MAX_INTERNED_BID + 1))
                     for seat in range(MAX_INTERNED_SEATS))
 
@@ -189,7 +189,7 @@ def make_bid(seat: int, bid: int) -> Bid:
 
 def make_play(seat: int, card: Card) -> Play:
     """The (interned) action ``Play(seat, card)``."""
-    if 0 <= seat < MAX_INTERNED_SEATS and 0 <= card < 54:
+    if 0 <= seat < MAX_INTERNED_SEATS and 0 <= card < CARD_COUNT:
         return PLAYS[seat][card]
     return Play(seat, card)
 
@@ -216,8 +216,9 @@ def parse_action(text: str) -> Action:
             return ChooseTrump(int(args[0]), parse_suit(args[1]))
         if kind == "draw" and len(args) == 2:
             return Draw(int(args[0]), parse_card(args[1]))
-        if kind == "shuffle":
-            return Shuffle(tuple(parse_card(word) for word in args))
+        if kind == "shuffle":  # a name given twice is its second copy (Bust)
+            numbering = CardNumbering()
+            return Shuffle(tuple(numbering.number(word) for word in args))
         if kind == "cut" and len(args) == 1:
             return Cut(int(args[0]))
         if kind == "tricks":
@@ -233,8 +234,10 @@ def parse_action(text: str) -> Action:
             *seats, turned = [part.split() for part in parts]
             if len(turned) != 2 or turned[0] != "turn":
                 raise InvalidActionError(f"not an action: {text!r}")
-            turn_up = None if turned[1] == "none" else parse_card(turned[1])
-            return Deal(tuple(tuple(parse_card(word) for word in seat) for seat in seats), turn_up)
+            numbering = CardNumbering()
+            hands = tuple(tuple(numbering.number(word) for word in seat) for seat in seats)
+            turn_up = None if turned[1] == "none" else numbering.number(turned[1])
+            return Deal(hands, turn_up)
     except (ValueError, InvalidCardError) as error:
         raise InvalidActionError(f"not an action: {text!r} ({error})") from error
     raise InvalidActionError(f"not an action: {text!r}")
@@ -303,14 +306,16 @@ def action_from_json(data: Any) -> Action:
             return ChooseTrump(_int(data, "seat"), parse_suit(suit))
         if kind == "draw":
             return Draw(_int(data, "seat"), _card(data.get("card")))
-        if kind == "shuffle":
-            return Shuffle(tuple(_card(card) for card in data.get("order", [])))
+        if kind == "shuffle":  # a name given twice is its second copy (Bust)
+            numbering = CardNumbering()
+            return Shuffle(tuple(numbering.number(_card(card)) for card in data.get("order", [])))
         if kind == "cut":
             return Cut(_int(data, "position"))
         if kind == "deal":
             turn_up = data.get("turn_up")
-            return Deal(tuple(tuple(_card(card) for card in hand) for hand in data.get("hands", [])),
-                        _card(turn_up) if turn_up is not None else None)
+            numbering = CardNumbering()
+            hands = tuple(tuple(numbering.number(_card(card)) for card in hand) for hand in data.get("hands", []))
+            return Deal(hands, numbering.number(_card(turn_up)) if turn_up is not None else None)
         if kind == "scoresheet":
             turn_up, trump = data.get("turn_up"), data.get("trump")
             return Scoresheet(_card(turn_up) if turn_up is not None else None,

@@ -9,6 +9,11 @@ sets of cards are bit masks (``1 << card``) and cheap to copy and compare.
   integers.
 * Cards ``52`` and ``53`` are the two jokers (``X1`` the red joker, ``X2`` the
   black joker). They form a fifth suit, :data:`JOKERS`, of two equal cards.
+* Cards ``54 … 79`` are the second copies of Bust's small cards (the ``second_pack`` knob):
+  card ``54 + k`` is a copy of ``SMALL_CARDS_ORDER[k]`` (2♠ 2♥ 2♦ 2♣ 3♠ …), with its rank, suit
+  and name. Two identical cards are different numbers so that a hand stays a bit mask; they
+  compare by rank (:func:`card_rank`), never by number, and the suit of any card is
+  :func:`card_suit` (``card // 13`` only for cards below 54).
 
 Notation (the ``ohhell/1`` record format): rank then suit, ranks
 ``A K Q J T 9 8 7 6 5 4 3 2`` and suits ``S H D C``. Readers also accept
@@ -34,7 +39,8 @@ from ohhell.errors import InvalidCardError
 from ohhell.i18n import cards_shown_as_seen, display_card
 
 Card = int
-"""A card: ``0 … 51`` standard cards (``suit * 13 + rank``), ``52``/``53`` jokers."""
+"""A card: ``0 … 51`` standard cards (``suit * 13 + rank``), ``52``/``53`` jokers, ``54 … 79``
+second copies of small cards (Bust)."""
 
 Suit = int
 """A suit: :data:`SPADES`, :data:`HEARTS`, :data:`DIAMONDS`, :data:`CLUBS` or :data:`JOKERS`."""
@@ -71,13 +77,40 @@ RED_JOKER: Final[Card] = 52
 BLACK_JOKER: Final[Card] = 53
 JOKER_NAMES: Final = ("X1", "X2")
 
+FIRST_COPY: Final[Card] = 54
+"""The first second copy: card ``FIRST_COPY + k`` is a copy of ``SMALL_CARDS_ORDER[k]`` (Bust)."""
+COPY_COUNT: Final = 26
+"""Second copies there can be: the lower half of the pack (Bust with 6 players)."""
+CARD_COUNT: Final = FIRST_COPY + COPY_COUNT
+"""Every card number is below this (80): the masks of a Bust game are up to 80 bits."""
+
 HIDDEN_CARD: Final[Card] = -1
 """A face-down card: what a seat sees of a card it may not know (Devil's Bridge)."""
+
+def _copy_original(card: Card) -> Card:
+    # SMALL_CARDS_ORDER goes ranks first over the four suits: copy k has rank k // 4, suit k % 4.
+    k = card - FIRST_COPY
+    return k % 4 * 13 + k // 4
+
+
+_ORIGINALS: Final = tuple(range(FIRST_COPY)) + tuple(_copy_original(c) for c in range(FIRST_COPY, CARD_COUNT))
+_COPIES: Final = {original: copy for copy, original in enumerate(_ORIGINALS) if copy >= FIRST_COPY}
 
 SUIT_MASKS: Final[tuple[CardMask, ...]] = (
     0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39, 0b11 << 52,
 )
-"""The bit mask of every card of each suit, indexed by suit."""
+"""The bit mask of every card of each suit of one pack (and the jokers), indexed by suit."""
+FULL_SUIT_MASKS: Final[tuple[CardMask, ...]] = tuple(
+    sum(1 << card for card in range(CARD_COUNT) if min(_ORIGINALS[card] // 13, 4) == suit) for suit in range(5))
+""":data:`SUIT_MASKS` with the second copies (Bust): what the engine follows suit with. They go
+past bit 63, so they are masked with the pack before a C core sees them."""
+CARD_SUITS: Final[tuple[int, ...]] = tuple(min(_ORIGINALS[card] // 13, 4) for card in range(CARD_COUNT))
+"""The suit of every card number (the jokers: :data:`JOKERS`)."""
+CARD_RANKS: Final[tuple[int, ...]] = tuple(_ORIGINALS[card] % 13 if _ORIGINALS[card] < 52 else 13
+                                           for card in range(CARD_COUNT))
+"""The rank of every card number (the jokers: 13)."""
+SECOND_COPIES_MASK: Final[CardMask] = ((1 << COPY_COUNT) - 1) << FIRST_COPY
+"""Every second copy (Bust)."""
 
 RED: Final = "red"
 BLACK: Final = "black"
@@ -97,24 +130,61 @@ def make_card(rank: Rank, suit: Suit) -> Card:
 def card_suit(card: Card) -> Suit:
     """The suit of ``card`` (:data:`JOKERS` for a joker).
 
-    >>> card_suit(parse_card("QD")) == DIAMONDS, card_suit(BLACK_JOKER) == JOKERS
-    (True, True)
+    >>> card_suit(parse_card("QD")) == DIAMONDS, card_suit(BLACK_JOKER) == JOKERS, card_suit(56) == DIAMONDS
+    (True, True, True)
     """
-    return card // 13
+    return CARD_SUITS[card]
 
 
 def card_rank(card: Card) -> Rank:
     """The rank of ``card``; both jokers have the same rank, :data:`JOKER_RANK`.
 
-    >>> RANK_LETTERS[card_rank(parse_card("QD"))]
-    'Q'
+    >>> RANK_LETTERS[card_rank(parse_card("QD"))], RANK_LETTERS[card_rank(58)]
+    ('Q', '3')
     """
-    return JOKER_RANK if card >= RED_JOKER else card % 13
+    return CARD_RANKS[card]
 
 
 def is_joker(card: Card) -> bool:
     """Whether ``card`` is one of the two jokers."""
-    return card >= RED_JOKER
+    return card in (RED_JOKER, BLACK_JOKER)
+
+
+def original(card: Card) -> Card:
+    """The card of the first pack that ``card`` is identical to: itself, or for a second copy
+    (Bust) the card it copies.
+
+    >>> card_name(original(54)), original(12)
+    ('2S', 12)
+    """
+    return _ORIGINALS[card] if 0 <= card < CARD_COUNT else card
+
+
+def second_copy(card: Card) -> Card | None:
+    """The second copy of a card of the first pack (Bust), or ``None`` when it has none.
+
+    >>> second_copy(parse_card("2S")), second_copy(parse_card("AS"))
+    (54, None)
+    """
+    return _COPIES.get(card)
+
+
+def identical(first: Card, second: Card) -> bool:
+    """Whether two cards are the same card of two packs (or the same card).
+
+    >>> identical(parse_card("3H"), 59), identical(parse_card("3H"), parse_card("3D"))
+    (True, False)
+    """
+    return original(first) == original(second)
+
+
+def second_copies(count: int) -> CardMask:
+    """The first ``count`` second copies: the small cards Bust adds (13 or 26).
+
+    >>> format_cards(cards_of(second_copies(13)))[-8:]
+    '4C 5S 5S'
+    """
+    return ((1 << count) - 1) << FIRST_COPY
 
 
 def card_colour(card: Card) -> str:
@@ -123,6 +193,7 @@ def card_colour(card: Card) -> str:
     >>> card_colour(parse_card("2D")), card_colour(BLACK_JOKER)
     ('red', 'black')
     """
+    card = original(card)
     if card >= RED_JOKER:
         return RED if card == RED_JOKER else BLACK
     return RED if card // 13 in (HEARTS, DIAMONDS) else BLACK
@@ -169,9 +240,13 @@ def parse_card(text: str) -> Card:
 def card_name(card: Card) -> str:
     """The canonical record notation of ``card``: ``'TH'``, ``'AS'``, ``'X1'``.
 
-    >>> card_name(0), card_name(51)
-    ('2S', 'AC')
+    A second copy (Bust) has the name of the card it copies:
+
+    >>> card_name(0), card_name(51), card_name(54)
+    ('2S', 'AC', '2S')
     """
+    if card >= FIRST_COPY:
+        card = _ORIGINALS[card]
     if card >= RED_JOKER:
         return JOKER_NAMES[card - RED_JOKER]
     if card < 0:
@@ -190,8 +265,9 @@ def message_card(card: int) -> str:
     >>> show_cards_as_seen(); message_card(24); show_cards_as_seen(False)
     'K♥'
     """
-    if not 0 <= card <= 53:
+    if not 0 <= card < CARD_COUNT:
         return repr(card)  # not a card at all (a message about bad input)
+    card = _ORIGINALS[card]
     if cards_shown_as_seen():
         return display_card(card)
     return card_name(card)
@@ -203,6 +279,8 @@ def card_display(card: Card) -> str:
     >>> card_display(parse_card("TC")), card_display(parse_card("AS"))
     ('10♣', 'A♠')
     """
+    if card >= FIRST_COPY:
+        card = _ORIGINALS[card]
     if card >= RED_JOKER:
         return "🃏" + JOKER_NAMES[card - RED_JOKER][1]
     if card < 0:
@@ -271,6 +349,38 @@ def parse_cards(text: str) -> list[Card]:
     return [parse_card(token) for token in text.replace(",", " ").split()]
 
 
+class CardNumbering:
+    """Numbers the cards of a deal named in record notation, where a name may come twice
+    (Bust): the first time a name is met it is the card of the first pack, the second time
+    its second copy. One numbering per deal (or per shuffle).
+
+    >>> numbering = CardNumbering()
+    >>> [numbering.number(name) for name in ("2S", "AS", "2s")]
+    [0, 12, 54]
+    >>> numbering.number("AS")
+    Traceback (most recent call last):
+    ...
+    ohhell.errors.InvalidCardError: AS is named twice, but only Bust's small cards have a second copy
+    """
+
+    def __init__(self, deck: CardMask | None = None) -> None:
+        self.used: CardMask = 0
+        self.deck = deck
+        """The pack, when known: a second copy outside it is refused like a card of one pack."""
+
+    def number(self, text: str | Card) -> Card:
+        """The card of ``text`` (or of a card already numbered, a copy once its original is used)."""
+        card = parse_card(text) if isinstance(text, str) else text
+        if 0 <= card < CARD_COUNT and self.used >> card & 1:
+            copy = _COPIES.get(_ORIGINALS[card])
+            if copy is None or self.used >> copy & 1 or (self.deck is not None and not self.deck >> copy & 1):
+                raise InvalidCardError(card_name(card), what="repeated card")
+            card = copy
+        if card >= 0:
+            self.used |= 1 << card
+        return card
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Canonical names separated by spaces; the inverse of :func:`parse_cards`."""
     return " ".join(card_name(card) for card in cards)
@@ -282,6 +392,8 @@ def display_order(card: Card) -> tuple[int, int]:
     >>> format_cards(sorted(parse_cards("2D AS X1 KD 3C"), key=display_order))
     'X1 AS 3C KD 2D'
     """
+    if card >= FIRST_COPY:  # a second copy sorts next to the card it copies
+        return (_DISPLAY_SUIT_ORDER[CARD_SUITS[card]], -_ORIGINALS[card])
     suit = card // 13
     return (_DISPLAY_SUIT_ORDER[suit], -card)
 

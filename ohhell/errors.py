@@ -26,6 +26,8 @@ class InvalidCardError(OhHellError):
         self.text = text
         if what == "suit":
             message = _("not a suit: %(text)r (expected one of S H D C or ♠ ♥ ♦ ♣)") % {"text": text}
+        elif what == "repeated card":
+            message = _("%(text)s is named twice, but only Bust's small cards have a second copy") % {"text": text}
         else:
             message = _(
                 "not a card: %(text)r (expected a rank A K Q J T 9 … 2 and a suit S H D C, like 'TH')"

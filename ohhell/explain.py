@@ -36,6 +36,12 @@ def _deck(rules: Rules) -> str:
     text = ngettext("%(n)d player, a pack of %(size)d cards (%(ranks)s)",
                     "%(n)d players, a pack of %(size)d cards (%(ranks)s)", rules.players) % {
         "n": rules.players, "size": size, "ranks": ranks}
+    copies = rules.deck_size - 52 if rules.second_pack and rules.deck == "52" else 0
+    if copies:
+        text += ". " + _("Bust's second pack: the %(count)d smallest cards of a second pack are added (%(cards)s), "
+                         "so that everyone has 13 cards in the first hand") % {
+            "count": copies, "cards": _("the 2s, 3s and 4s and the 5 of spades") if copies == 13
+            else _("the 2s to 7s and the 8s of spades and hearts")}
     if rules.has_jokers:
         # The size above counts the jokers: say so, or 50 reads as 50 cards and two jokers more.
         text += ". " + _("The pack includes two jokers, the red X1 and the black X2 (%(size)d cards in all, "
@@ -132,6 +138,8 @@ def _play(rules: Rules) -> str:
         text += " " + _("If you cannot, you may play any card; you need not trump.")
     text += " " + _("The highest trump wins the trick, else the highest card of the suit led; the winner "
                     "leads next.")
+    if rules.second_pack and rules.deck_size > 52:
+        text += " " + _("When two identical cards are played to one trick, the second played beats the first.")
     if rules.bowers:
         text += " " + _("Bowers: the jack of trumps is the highest trump and the other jack of the same colour "
                         "the second; that jack belongs to the trump suit, not to its own.")

@@ -62,13 +62,17 @@ from ohhell.actions import (
 )
 from ohhell.cards import (
     BLACK_JOKER,
+    CARD_COUNT,
+    CARD_RANKS,
+    CARD_SUITS,
+    FIRST_COPY,
+    FULL_SUIT_MASKS,
     HIDDEN_CARD,
-    JOKER_RANK,
     JOKERS,
     JOKERS_MASK,
     RED_JOKER,
+    SECOND_COPIES_MASK,
     SIX,
-    SUIT_MASKS,
     SUIT_NAMES,
     Card,
     CardMask,
@@ -77,7 +81,9 @@ from ohhell.cards import (
     cards_of,
     iter_cards,
     message_card,
+    original,
     parse_suit,
+    second_copy,
     suit_colour,
 )
 from ohhell.errors import IllegalActionError
@@ -110,8 +116,14 @@ class Phase(enum.IntEnum):
 CHANCE_PHASES: Final = (Phase.CUT_FOR_DEAL, Phase.SHUFFLE, Phase.CUT)
 _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
-_RANKS: Final = tuple([card % 13 for card in range(52)] + [JOKER_RANK, JOKER_RANK])
-_BITS: Final = tuple(1 << card for card in range(54))
+_RANKS: Final = CARD_RANKS
+_SUITS: Final = CARD_SUITS
+_BITS: Final = tuple(1 << card for card in range(CARD_COUNT))
+# Literals, so that the compiled engine compares with constants (cards.py's names would be looked
+# up at run time); checked against them at import.
+_LAST_CARD: Final = 79
+_FIRST_COPY: Final = 54
+assert _LAST_CARD == CARD_COUNT - 1 and _FIRST_COPY == FIRST_COPY
 _NO_TRUMP: Final = -1
 JACK: Final = 9
 _LEFT_BOWERS: Final = (9 + 13 * 3, 9 + 13 * 2, 9 + 13 * 1, 9 + 13 * 0)
@@ -161,15 +173,28 @@ class Game:
         self.deck_mask: CardMask = rules.deck_mask
         self.deck: tuple[Card, ...] = tuple(cards_of(self.deck_mask))
         self.deck_set = frozenset(self.deck)
-        self.cut_pack: tuple[Card, ...] = tuple(cards_of(self.deck_mask & ~JOKERS_MASK))
-        self.cut_pack_mask: CardMask = self.deck_mask & ~JOKERS_MASK
+        # The first dealer is cut for from one pack: no jokers, and no second copies (Bust), so
+        # that a drawn card is never drawn again and ranks compare as numbers (docs/rules.md).
+        self.cut_pack_mask: CardMask = self.deck_mask & ~JOKERS_MASK & ~SECOND_COPIES_MASK
+        self.cut_pack: tuple[Card, ...] = tuple(cards_of(self.cut_pack_mask))
         self.schedule_length = rules.schedule_length()
         self.high_low_jokers = rules.jokers == "high-low" and bool(self.deck_mask & JOKERS_MASK)
         self.bowers = rules.bowers
+        self.duplicates = bool(self.deck_mask & SECOND_COPIES_MASK)
+        """Whether the pack holds two copies of some cards (Bust's second pack)."""
         self.plain_follow = not self.high_low_jokers and not rules.must_trump and not self.bowers
-        self.plain_tricks = not bool(self.deck_mask & JOKERS_MASK) and not self.bowers
-        """Whether tricks are won by the highest trump or card of the led suit, with no jokers."""
         """Whether the only duty in play is to follow suit (no must-trump, no joker rules)."""
+        self.plain_tricks = not bool(self.deck_mask & JOKERS_MASK) and not self.bowers and not self.duplicates
+        """Whether tricks are won by the highest trump or card of the led suit, with no jokers, and
+        a higher card of a suit is a higher number (not so with second copies)."""
+        self.general_play = self.high_low_jokers or self.bowers or self.duplicates
+        """Whether a card played takes the general path (declared jokers, bowers, second copies)."""
+        self.suit_masks: tuple[CardMask, ...] = tuple(mask & self.deck_mask for mask in FULL_SUIT_MASKS)
+        """The cards of each suit in this pack. Without second copies these are one pack's, below
+        bit 54: small integers, which the compiled engine combines fastest."""
+        self.special_legal = self.high_low_jokers or self.duplicates
+        """Whether the legal cards need more than following suit (high-low jokers; identical
+        cards, which are one choice)."""
 
     def new_initial_state(self, first_dealer: int | None = None) -> State:
         """A game before anything happened: players first cut for the deal, unless
@@ -220,9 +245,9 @@ class State:
         self._trump_mask: CardMask = 0
         self.trump_chooser: int | None = None
         """The highest bidder, who chooses trump in a ``trump: chosen`` hand (set when bidding ends)."""
-        # The cards of each suit for following it: SUIT_MASKS, but with bowers the left bower
+        # The cards of each suit for following it: the pack's, but with bowers the left bower
         # is moved from its own suit to the trump suit.
-        self._suit_masks: tuple[CardMask, ...] = SUIT_MASKS
+        self._suit_masks: tuple[CardMask, ...] = game.suit_masks
         self.scoresheet = False
         self.bid_order: tuple[int, ...] = ()
         self.bids: list[int | None] = [None] * n
@@ -396,8 +421,8 @@ class State:
             turn = self._turn
             if seat is None or seat == turn:
                 hand = self.hands[turn]
-                if self.game.high_low_jokers:
-                    mask = self._legal_high_low_mask(hand, len(self.plays))
+                if self.game.special_legal:
+                    mask = self._one_of_each(self._legal_play_mask(turn))
                 elif len(self.plays) % self.num_players == 0:
                     mask = hand
                 else:
@@ -467,6 +492,29 @@ class State:
         others = sum(bid for other, bid in enumerate(self.bids) if other != seat and bid is not None)
         forbidden = self.hand_size - others
         return forbidden if 0 <= forbidden <= self.hand_size else None
+
+    def _one_of_each(self, mask: CardMask) -> CardMask:
+        """``mask`` with one card of each pair of identical cards (Bust): they are one choice,
+        since which of two identical cards is played changes nothing."""
+        copies = mask & SECOND_COPIES_MASK
+        while copies:
+            low = copies & -copies
+            copies ^= low
+            if mask >> original(low.bit_length() - 1) & 1:
+                mask ^= low
+        return mask
+
+    def _held_identical(self, seat: int, card: Card) -> Card:
+        """The card identical to ``card`` that ``seat`` holds (Bust: a card named in a record or
+        by a front end may be either copy), or ``card`` itself when none is held."""
+        if not self.game.duplicates or not 0 <= card <= _LAST_CARD:
+            return card
+        hand = self.hands[seat]
+        first = original(card)
+        if hand >> first & 1:
+            return first
+        copy = second_copy(first)
+        return copy if copy is not None and hand >> copy & 1 else card
 
     def _legal_play_mask(self, seat: int) -> CardMask:
         hand = self.hands[seat]
@@ -647,7 +695,7 @@ class State:
         n = self.num_players
         count = len(plays)
         position = count % n
-        if seat != self._turn or type(card) is not int or card < 0 or card > 53:
+        if seat != self._turn or type(card) is not int or card < 0 or card > _LAST_CARD:
             if seat != self._turn:
                 self._raise_not_your_turn(seat)
             if type(card) is not int:
@@ -658,18 +706,28 @@ class State:
                 self._raise_illegal_play(seat, card)
         bit = _BITS[card]
         hand = self.hands[seat]
+        if not hand & bit:
+            held = self._held_identical(seat, card)  # the other copy of the card named (Bust)
+            if held == card:
+                self._raise_illegal_play(seat, card)
+            card, bit = held, _BITS[held]
+            action = Play(seat, held)
         if self.game.plain_follow:
             # Follow suit if you can, else play anything: checked inline for speed.
-            if not hand & bit:
-                self._raise_illegal_play(seat, card)
             if position:
-                suit_mask = SUIT_MASKS[self._trick_suit]  # type: ignore[index]
+                suit_mask = self._suit_masks[self._trick_suit]  # type: ignore[index]
                 if hand & suit_mask and not bit & suit_mask:
                     self._raise_illegal_play(seat, card)
         elif not self._legal_play_mask(seat) & bit:
             self._raise_illegal_play(seat, card)
-        if self.game.high_low_jokers or self.game.bowers or count + 1 == self._hand_plays:
-            # Rare cases (jokers declared, bowers, the end of the hand) take the general path.
+        if self.game.general_play or count + 1 == self._hand_plays:
+            # Rare cases (jokers declared, bowers, second copies, the end of the hand) take the
+            # general path.
+            if self.game.duplicates and card >= _FIRST_COPY and hand >> original(card) & 1:
+                # Of two identical cards held the first copy is played: the same card either way,
+                # and the same numbers as a record replayed (which names only the card).
+                card = original(card)
+                action = Play(seat, card)
             snapshot = self._snapshot()
             self._apply_play_general(seat, card)
             self._undo_stack.append(snapshot)
@@ -706,9 +764,10 @@ class State:
         raise IllegalActionError("not-your-turn", _("seat %(seat)d may not act now") % {"seat": seat})
 
     def _raise_illegal_play(self, seat: int, card: Card) -> None:
-        if not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
+        if not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:
+            # A second copy outside the pack is shown by its number: its name is a card of the pack.
             raise IllegalActionError("not-a-card", _("%(card)s is not a card of this deck")
-                                     % {"card": message_card(card) if card >= 0 else repr(card)})
+                                     % {"card": message_card(card) if 0 <= card < _FIRST_COPY else repr(card)})
         hand = self.hands[seat]
         if not hand & _BITS[card]:
             raise IllegalActionError("not-in-hand", _("seat %(seat)d does not hold %(card)s")
@@ -756,7 +815,9 @@ class State:
             if action.seat != self._turn:
                 self._raise_not_your_turn(action.seat)
             card = self._hidden_card(action.seat) if action.card == HIDDEN_CARD else action.card
-            if not isinstance(card, int) or card < 0 or card > 53 or not (
+            if isinstance(card, int):
+                card = self._held_identical(action.seat, card)
+            if not isinstance(card, int) or card < 0 or card > _LAST_CARD or not (
                     self._legal_play_mask(action.seat) & _BITS[card]):
                 self._raise_illegal_play(action.seat, card)
         elif kind is Declare:
@@ -896,7 +957,11 @@ class State:
                 raise IllegalActionError("bad-deal", _("seat %(seat)d was dealt %(count)d cards, not %(size)d")
                                          % {"seat": seat, "count": len(cards), "size": size})
             for card in cards:
-                if not isinstance(card, int) or not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
+                if (isinstance(card, int) and _FIRST_COPY <= card <= _LAST_CARD
+                        and not _BITS[card] & self.game.deck_mask):
+                    # A name given twice is read as the second copy (Bust): this pack has none.
+                    raise IllegalActionError("bad-deal", _("%(card)s was dealt twice") % {"card": message_card(card)})
+                if not isinstance(card, int) or not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:
                     raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
                                              % {"card": message_card(card)})
                 if seen & _BITS[card]:
@@ -907,7 +972,10 @@ class State:
             if turn_up is None:
                 raise IllegalActionError("bad-trump", _("a card must be turned up for trump: %(left)d cards are "
                                                         "left after the deal") % {"left": self._stock_after_deal()})
-            if not 0 <= turn_up <= 53 or not _BITS[turn_up] & self.game.deck_mask:
+            if _FIRST_COPY <= turn_up <= _LAST_CARD and not _BITS[turn_up] & self.game.deck_mask:
+                raise IllegalActionError("bad-trump", _("the turned-up card %(card)s was also dealt")
+                                         % {"card": message_card(turn_up)})
+            if not 0 <= turn_up <= _LAST_CARD or not _BITS[turn_up] & self.game.deck_mask:
                 raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
                                          % {"card": message_card(turn_up)})
             if seen & _BITS[turn_up]:
@@ -941,7 +1009,7 @@ class State:
             if not plan_trump.startswith("turn-up"):
                 raise IllegalActionError("bad-trump", self._no_turn_up_reason())
             card = action.turn_up
-            if not 0 <= card <= 53 or not _BITS[card] & self.game.deck_mask:
+            if not 0 <= card <= _LAST_CARD or not _BITS[card] & self.game.deck_mask:
                 raise IllegalActionError("bad-card", _("%(card)s is not a card of this deck")
                                          % {"card": message_card(card)})
         elif action.trump is not None:
@@ -964,7 +1032,7 @@ class State:
         elif kind is Play:
             assert isinstance(action, Play)
             card = self._hidden_card(action.seat) if action.card == HIDDEN_CARD else action.card
-            self._apply_play_general(action.seat, card)
+            self._apply_play_general(action.seat, self._held_identical(action.seat, card))
         elif kind is Declare:
             assert isinstance(action, Declare)
             self.joker_high = action.high
@@ -989,7 +1057,7 @@ class State:
             self._start_hand(None, action.turn_up, action.trump)
         elif kind is ChooseTrump:
             assert isinstance(action, ChooseTrump)
-            self._set_trump(action.suit, SUIT_MASKS[action.suit])
+            self._set_trump(action.suit, FULL_SUIT_MASKS[action.suit])
             self._start_play()
         elif kind is ReportTricks:
             assert isinstance(action, ReportTricks)
@@ -1038,6 +1106,8 @@ class State:
                     trump_suit: Suit | None = None) -> None:
         assert self.plan is not None
         n = self.num_players
+        if deal is not None and self.game.duplicates:
+            deal, turn_up = _numbered_deal(deal, turn_up)
         self.deal = deal
         self._hand_plays = n * self.hand_size
         bits = _BITS.__getitem__
@@ -1051,10 +1121,12 @@ class State:
 
     def _set_trump(self, trump: Suit | None, mask: CardMask) -> None:
         """Make ``trump`` (its cards ``mask``) the trump of the hand, with the bowers if played."""
-        self.trump, self._trump_mask = trump, mask
+        # Only the cards of the pack: FULL_SUIT_MASKS hold the second copies too, which would make
+        # the mask too wide for the C cores when there are none.
+        self.trump, self._trump_mask = trump, mask & self.game.deck_mask
         if self.game.bowers and trump is not None and trump != JOKERS:
             left = _LEFT_BOWERS[trump]
-            masks = list(SUIT_MASKS)
+            masks = list(self.game.suit_masks)
             masks[trump] |= _BITS[left]
             masks[left // 13] &= ~_BITS[left]
             self._suit_masks = tuple(masks)
@@ -1066,18 +1138,19 @@ class State:
         if rule in ("turn-up", "turn-up-low-none"):
             if turn_up is None:
                 if trump_suit is not None:  # a scoresheet that gives the suit only
-                    return trump_suit, SUIT_MASKS[trump_suit]
+                    return trump_suit, FULL_SUIT_MASKS[trump_suit]
                 return None, 0
-            if turn_up >= RED_JOKER:
+            suit = _SUITS[turn_up]
+            if suit == JOKERS:
                 other = BLACK_JOKER if turn_up == RED_JOKER else RED_JOKER
                 return JOKERS, _BITS[other]  # the other joker is the only trump
-            if rule == "turn-up-low-none" and turn_up % 13 <= SIX:
+            if rule == "turn-up-low-none" and _RANKS[turn_up] <= SIX:
                 return None, 0
-            return turn_up // 13, SUIT_MASKS[turn_up // 13]
+            return suit, FULL_SUIT_MASKS[suit]
         if rule in ("none", "chosen"):  # a chosen trump is set after the bidding
             return None, 0
         suit = parse_suit(rule)
-        return suit, SUIT_MASKS[suit]
+        return suit, FULL_SUIT_MASKS[suit]
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         changing = self.bids[seat] is not None
@@ -1123,7 +1196,7 @@ class State:
         self.plays.append(card)
         self.play_seats.append(seat)
         if position == 0:
-            self._trick_suit = card // 13
+            self._trick_suit = _SUITS[card]
             if self._trump_mask >> card & 1 and self.game.bowers:
                 self._trick_suit = self.trump  # the left bower leads trumps
             if card >= RED_JOKER and self.game.high_low_jokers:
@@ -1179,6 +1252,7 @@ class State:
         led = self._trick_suit
         high_low = self.game.high_low_jokers
         bowers = self.game.bowers
+        duplicates = self.game.duplicates
         if led is None:  # a forced joker lead and no card of its colour: the first other card leads
             led = next((card // 13 for card in cards if card < RED_JOKER), JOKERS)
         best_power = -1
@@ -1190,11 +1264,13 @@ class State:
                 power = 200 + _RANKS[card]
                 if bowers and _RANKS[card] == JACK:  # the right bower, then the left
                     power = 302 if card // 13 == self.trump else 301
-            elif card // 13 == led:
+            elif _SUITS[card] == led:
                 power = 100 + _RANKS[card]
             else:
                 continue
-            if power > best_power:  # strictly: of two equal jokers the first played wins
+            # Strictly: of two equal jokers the first played wins; but of two identical cards
+            # (Bust's second pack) the second played beats the first.
+            if power > best_power or (power == best_power and duplicates):
                 best_power, best_seat = power, seat
         return best_seat
 
@@ -1234,7 +1310,7 @@ class State:
         self.trump = None
         self._trump_mask = 0
         self.trump_chooser = None
-        self._suit_masks = SUIT_MASKS
+        self._suit_masks = self.game.suit_masks
         self.scoresheet = False
         self.bids = [None] * n
         self._bids_in = 0
@@ -1288,6 +1364,27 @@ class State:
     def __repr__(self) -> str:
         return (f"<State hand={self.hand_index} phase={self.phase.name} dealer={self.dealer} "
                 f"size={self.hand_size} turn={self.turn} totals={self.totals}>")
+
+
+def _numbered_deal(deal: tuple[tuple[Card, ...], ...], turn_up: Card | None,
+                  ) -> tuple[tuple[tuple[Card, ...], ...], Card | None]:
+    """A deal with two identical cards (Bust) numbered as a record is read: the first met, seat
+    by seat and then the turned card, is the card of the first pack, the other its copy. Which
+    is which changes nothing in the game; this way a game and its record replayed agree."""
+    used = 0
+    hands = []
+    for cards in deal:
+        hand = []
+        for card in cards:
+            first = original(card)
+            card = first if not used >> first & 1 else second_copy(first) or card
+            used |= 1 << card
+            hand.append(card)
+        hands.append(tuple(hand))
+    if turn_up is not None:
+        first = original(turn_up)
+        turn_up = first if not used >> first & 1 else second_copy(first) or turn_up
+    return tuple(hands), turn_up
 
 
 def _rebuild_state(rules: Rules, first_dealer: int | None, history: tuple[Action, ...]) -> State:

@@ -450,6 +450,8 @@ def display_card(card: int, language: str | None = None) -> str:
     changes; this is only how a card looks."""
     if card < 0:
         return "??"
+    if card >= 54:  # a second copy (Bust, ohhell.cards): copy k is rank k // 4 of suit k % 4
+        card = (card - 54) % 4 * 13 + (card - 54) // 4
     if card >= 52:
         return joker_label(language)
     return rank_letters(language)[card % 13] + "♠♥♦♣"[card // 13]

@@ -44,7 +44,18 @@ from ohhell.actions import (
     make_bid,
     make_play,
 )
-from ohhell.cards import RED_JOKER, SUIT_NAMES, Card, card_name, message_card, parse_card, parse_suit, suit_letter
+from ohhell.cards import (
+    RED_JOKER,
+    SUIT_NAMES,
+    Card,
+    CardNumbering,
+    card_name,
+    is_joker,
+    message_card,
+    parse_card,
+    parse_suit,
+    suit_letter,
+)
 from ohhell.errors import IllegalActionError, InvalidCardError, OhHellError, RecordError, RulesError
 from ohhell.game import Game, HandResult, Phase, State
 from ohhell.i18n import _
@@ -323,9 +334,26 @@ class _Replayer:
         deal = hand["deal"]
         if not isinstance(deal, list) or not all(isinstance(cards, list) for cards in deal):
             raise self.fail("bad-deal", _("the deal must be a list of card lists, one per seat"), h)
-        cards = tuple(tuple(self._card(text, h) for text in seat_cards) for seat_cards in deal)
+        # A name given twice is the card and its second copy (Bust); a third time, or a card
+        # without a copy in this pack, is a card dealt twice.
+        numbering = CardNumbering(state.game.deck_mask)
+
+        def number(text: Any) -> Card:
+            card = self._card(text, h)
+            try:
+                return numbering.number(card)
+            except InvalidCardError as error:
+                raise self.fail("bad-deal", _("%(card)s was dealt twice") % {"card": message_card(card)}, h) from error
+
+        cards = tuple(tuple(number(text) for text in seat_cards) for seat_cards in deal)
         trump = hand.get("trump")
-        turn_up = self._card(trump, h) if trump is not None else None
+        turn_up = None
+        if trump is not None:
+            try:
+                turn_up = numbering.number(self._card(trump, h))
+            except InvalidCardError as error:
+                raise self.fail("bad-trump", _("the turned-up card %(card)s was also dealt")
+                                % {"card": message_card(parse_card(trump))}, h) from error
         try:
             state.apply(Deal(cards, turn_up))
         except IllegalActionError as error:
@@ -519,7 +547,7 @@ def _plays_json(plays: Sequence[Card], joker_high: bool | None) -> list[str]:
     declared = False
     for card in plays:
         name = card_name(card)
-        if card >= RED_JOKER and joker_high is not None and not declared:
+        if is_joker(card) and joker_high is not None and not declared:
             name += "+" if joker_high else "-"
             declared = True
         out.append(name)

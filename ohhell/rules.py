@@ -38,6 +38,7 @@ from ohhell.cards import (
     TWO,
     TWOS_MASK,
     CardMask,
+    second_copies,
     standard_deck_mask,
 )
 from ohhell.errors import RulesError
@@ -68,6 +69,9 @@ MIN_PLAYERS_WITH_BOWERS: Final = 2
 """Two players may play with bowers (Jack Marrows' two-player program, seed 003)."""
 MAX_PLAYERS: Final = 7
 MAX_PLAYERS_REAL_CARDS: Final = 10
+SECOND_PACK_CARDS: Final = {5: 13, 6: 26}
+"""The small cards of a second pack that Bust adds for each player count (seed 003): 13 with 5
+players (65 cards), 26 with 6 (78: the lower half of the pack doubled); with other counts none."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,9 @@ class Rules:
       the 2s, 3s, 4s and the 5♠, for 3 players); ``"40"`` (the Spanish pack: A K Q J 7 6 5 4 3 2
       of each suit, ranked so).
       ``remove_twos_with``: the player counts for which the four 2s are taken out.
+      ``second_pack``: Bust (seed 003): with 5 players the 13 smallest cards of a second pack
+      are added (65 cards), with 6 players the 26 smallest (78); of two identical cards in one
+      trick the second played beats the first. Only with the 52-card pack and 5 or 6 players.
       ``jokers``: ``"own-suit"`` (the jokers are a suit of two equal cards; a led
       joker wins unless trumped; a turned joker makes the other the only trump; of
       two jokers in one trick the first wins) or ``"high-low"`` (NE-England
@@ -179,6 +186,7 @@ class Rules:
     players: int = 4
     deck: DeckKind = "52"
     remove_twos_with: tuple[int, ...] = ()
+    second_pack: bool = False
     jokers: JokerRules = "own-suit"
     schedule: ScheduleKind = "down-up"
     max_size: MaxSize | int = "classic"
@@ -223,6 +231,8 @@ class Rules:
             mask &= ~SPANISH_REMOVED_MASK
         if self.players in self.remove_twos_with:
             mask &= ~TWOS_MASK
+        if self.second_pack and self.deck == "52":
+            mask |= second_copies(SECOND_PACK_CARDS.get(self.players, 0))
         return mask
 
     @property
@@ -461,7 +471,7 @@ def _validate_values(rules: Rules) -> None:
         _check_choice(rules, knob, kind)
     for knob in (
         "one_card_hand_per_player", "no_trump_last_hand", "no_trump_largest_hands", "hook",
-        "bid_changes", "must_trump", "bowers", "devils_bridge", "real_cards",
+        "bid_changes", "must_trump", "bowers", "devils_bridge", "real_cards", "second_pack",
     ):
         _check_bool(rules, knob)
     if not isinstance(rules.remove_twos_with, tuple) or not all(_is_int(n) for n in rules.remove_twos_with):
@@ -558,6 +568,11 @@ def _inert_knobs(rules: Rules) -> dict[str, str]:
                                     "is not one of them") % {"players": rules.players}
     if rules.deck != "54":
         out["jokers"] = _("only the 54-card pack (deck 54) has jokers")
+    if rules.deck != "52":
+        out["second_pack"] = _("Bust's second pack is added to the 52-card pack only (deck 52)")
+    elif rules.players not in SECOND_PACK_CARDS:
+        out["second_pack"] = _("Bust's second pack adds cards only for 5 or 6 players, not %(players)d "
+                               "(with 4 the 52 cards deal 13 each already)") % {"players": rules.players}
     if rules.schedule != "constant":
         out["hand_count"] = _("only a constant schedule has a number of hands to set")
     if explicit:
@@ -779,6 +794,10 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
     Preset("bowers", N_("Classic with Euchre's bowers: the jack of trumps is the highest trump, the other jack of "
                         "its colour the second; 2 to 7 players."),
            {"bowers": True}, players=tuple(range(MIN_PLAYERS_WITH_BOWERS, MAX_PLAYERS + 1))),
+    Preset("bust", N_("Australian Bust: 13 cards each in the first hand, down to 1 and up again; with 5 or 6 players "
+                      "the small cards of a second pack are added, and of two identical cards in a trick the "
+                      "second played wins."),
+           {"second_pack": True, "max_size": "deck"}, players=(4, 5, 6)),
     Preset("devils-bridge", N_("Up and down again; in the last 1-card hand you see every card but your own."),
            {"schedule": "up-down", "devils_bridge": True}),
 )}

@@ -37,6 +37,7 @@ from ohhell.actions import Action, Play, action_from_json, action_to_json, make_
 from ohhell.cards import (
     HIDDEN_CARD,
     Card,
+    CardNumbering,
     Suit,
     card_name,
     cards_of,
@@ -496,6 +497,12 @@ def _card(text: str) -> Card:
     return HIDDEN_CARD if text == "??" else parse_card(text)
 
 
+def _numbered(names: Iterable[str]) -> tuple[Card, ...]:
+    """A hand's cards, a name given twice (Bust) numbered as the card and its second copy."""
+    numbering = CardNumbering()
+    return tuple(numbering.number(_card(name)) for name in names)
+
+
 def _trick(pairs: Iterable[Any]) -> tuple[tuple[int, Card], ...]:
     return tuple((int(seat), _card(card)) for seat, card in pairs)
 
@@ -529,7 +536,7 @@ def view_from_json(data: dict[str, Any]) -> SeatView:
             first_dealer=data["first_dealer"], draws=_trick(data["draws"]), hand_size=int(data["hand_size"]),
             dealt=bool(data["dealt"]), trump=_suit_or_none(data["trump"]),
             turn_up=_card(data["turn_up"]) if data["turn_up"] is not None else None,
-            hand=tuple(_card(card) for card in data["hand"]),
+            hand=_numbered(data["hand"]),
             visible_hands={int(seat): tuple(_card(card) for card in cards)
                            for seat, cards in data["visible_hands"].items()},
             hand_counts=tuple(data["hand_counts"]), bid_order=tuple(data["bid_order"]), bids=tuple(data["bids"]),

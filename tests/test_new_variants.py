@@ -1,10 +1,11 @@
 """The variants of seed 003 added by issue 28: the 39-card pack for 3, Romanian Whist, La Pocha
 and Euchre's bowers (also for two players) — one test per rule, then random games checked
-against a naive reference."""
+against a naive reference (Bust's own rule tests are in test_bust.py; its random games here)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from helpers import bid_all, dealt, play
@@ -118,11 +119,22 @@ def test_bowers_are_described():
 # ------------------------------------------------- random games against a naive reference
 
 NEW = [("la-pocha", 4, {}), ("romanian-whist", 4, {}), ("classic", 3, {"deck": "39"}), ("bowers", 2, {}),
-       ("bowers", 4, {}), ("bowers", 5, {"must_trump": True}), ("jokers", 4, {"bowers": True})]
+       ("bowers", 4, {}), ("bowers", 5, {"must_trump": True}), ("jokers", 4, {"bowers": True}),
+       ("bust", 5, {}), ("bust", 6, {}), ("bust", 6, {"must_trump": True}), ("bust", 5, {"bowers": True})]
+
+
+def naive_card(card):
+    """The card of one pack a card is: Bust's copy 54 + k is the k-th of 2♠ 2♥ 2♦ 2♣ 3♠ … (rank
+    k // 4 of suit k % 4), written out again here rather than read from ohhell.cards."""
+    if card < 54:
+        return card
+    k = card - 54
+    return (k % 4) * 13 + k // 4
 
 
 def naive_suit(card, trump, bowers):
     """The suit a card follows as: its own, or trumps for the left bower."""
+    card = naive_card(card)
     if card >= 52:
         return 4
     if bowers and trump is not None and trump < 4 and card % 13 == 9 and card // 13 == (3, 2, 1, 0)[trump]:
@@ -133,14 +145,19 @@ def naive_suit(card, trump, bowers):
 def naive_winner(cards, trump, bowers, trumps_mask):
     def power(card, led):
         if trumps_mask >> card & 1:
+            card = naive_card(card)
             if bowers and card < 52 and card % 13 == 9:
                 return 1000 if card // 13 == trump else 999
             return 500 + (card % 13 if card < 52 else 13)
-        return 100 + (card % 13 if card < 52 else 13) if naive_suit(card, trump, bowers) == led else -1
+        suit = naive_suit(card, trump, bowers)
+        card = naive_card(card)
+        return 100 + (card % 13 if card < 52 else 13) if suit == led else -1
     led = naive_suit(cards[0], trump, bowers)
     best = 0
     for index in range(1, len(cards)):
-        if power(cards[index], led) > power(cards[best], led):
+        mine, theirs = power(cards[index], led), power(cards[best], led)
+        # Of two identical cards (Bust) the second played wins; of two jokers the first.
+        if mine > theirs or (mine == theirs >= 0 and naive_card(cards[index]) == naive_card(cards[best]) < 52):
             best = index
     return best
 
@@ -159,6 +176,10 @@ def test_random_games_deal_each_card_once_follow_suit_and_give_the_trick_to_the_
                         [state.turn_up] if state.turn_up is not None else [])
                     assert len(dealt_cards) == len(set(dealt_cards))
                     assert all(rules.deck_mask >> card & 1 for card in dealt_cards)
+                    # No card more often than its copies: twice only for Bust's small cards.
+                    names = Counter(naive_card(card) for card in dealt_cards)
+                    small = {naive_card(54 + k) for k in range(13 * max(0, players - 4))} if name == "bust" else set()
+                    assert all(count == 1 or (count == 2 and card in small) for card, count in names.items())
                 continue
             legal = state.legal_actions()
             action = legal[rng.randrange(len(legal))]
@@ -166,9 +187,11 @@ def test_random_games_deal_each_card_once_follow_suit_and_give_the_trick_to_the_
                 led = naive_suit(state.current_trick()[0][1], state.trump, rules.bowers)
                 hand = state.hand(action.seat)
                 followers = [card for card in hand if naive_suit(card, state.trump, rules.bowers) == led]
-                plays = sorted(a.card for a in legal if isinstance(a, Play))
+                plays = sorted(a.card for a in legal if isinstance(a, Play) and a.seat == action.seat)
                 if followers:
-                    assert plays == sorted(followers), format_cards(plays)
+                    # Two identical cards held are one choice (Bust).
+                    assert sorted({naive_card(c) for c in plays}) == sorted({naive_card(c) for c in followers})
+                    assert len(plays) == len({naive_card(c) for c in plays}), format_cards(plays)
             before = len(state.trick_winners)
             trick = state.current_trick()
             trump, trumps = state.trump, state.trump_mask

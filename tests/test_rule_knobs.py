@@ -178,6 +178,7 @@ def test_an_error_from_a_knob_that_was_not_changed_names_the_changes():
 SAMPLES = {
     "deck": ["52", "32", "54", "39", "40"],
     "remove_twos_with": "players",  # filled in below: [players] and [players + 1]
+    "second_pack": [True, False],
     "jokers": ["own-suit", "high-low"],
     "schedule": ["down-up", "up", "down", "up-down", "constant"],
     "max_size": [3, 5],

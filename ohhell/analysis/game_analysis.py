@@ -106,7 +106,8 @@ def _analyze_hand(final: State, hand: int, settings: Settings, tick: Callable[[]
             continue
         if state.hand_index > hand or state.is_terminal():
             break
-        if state.phase == Phase.PLAYING and not state.plays and result.facts is None:
+        if (state.phase == Phase.PLAYING and not state.plays and result.facts is None
+                and solver.covers(state.rules)):
             position = solver.OpenHand.from_state(state)
             result.facts = [seat_facts(position, seat, finished.bids[seat], finished.tricks[seat],
                                        settings.solver_limit) for seat in range(state.num_players)]

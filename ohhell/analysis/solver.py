@@ -44,6 +44,7 @@ from ohhell.game import Phase
 if TYPE_CHECKING:
     import ohhell.analysis._solver as native
     from ohhell.game import State
+    from ohhell.rules import Rules
 else:
     try:
         import ohhell.analysis._solver as native
@@ -117,6 +118,8 @@ class OpenHand:
         """The card play in progress of an engine state (every hand face up)."""
         if state.phase != Phase.PLAYING:
             raise ValueError("the state is not in the card play of a hand")
+        if not covers(state.rules):
+            raise ValueError("the open-hand solver does not play Bust's second pack (two copies of a card)")
         trick = state.current_trick()
         leader = trick[0][0] if trick else state.turn
         assert leader is not None
@@ -126,6 +129,13 @@ class OpenHand:
                    must_trump=state.rules.must_trump, high_low=state.rules.high_low_jokers,
                    joker_high=state.joker_high if state.rules.high_low_jokers else None,
                    first_joker=first_joker if state.rules.high_low_jokers else None)
+
+
+def covers(rules: Rules) -> bool:
+    """Whether the solver plays these rules: not Bust's second pack, whose copies of a card are
+    cards 54 … 79 (past the C solver's 64-bit masks) and beat the first copy when played later
+    (the search knows only one pack). Its analyses then leave the open-hand facts out."""
+    return not rules.deck_mask >> 64
 
 
 TrickCounts = frozenset[int]

@@ -189,7 +189,8 @@ def format_analysis(result: dict[str, Any], names: Sequence[str] | None = None, 
             lines.append("  " + decision_text(decision, labels, hands[decision["hand"]]["size"]))
     else:
         lines.append(_("No decision lost anything the bot could see."))
-    if open_hands:
+    # No hand has open-hand facts under Bust's second pack (the solver knows one pack).
+    if open_hands and any(hand["open_hand"] is not None for hand in result["hands"]):
         lines.append("")
         lines.append(_("With every card face up, what each player could make:"))
         for hand in result["hands"]:

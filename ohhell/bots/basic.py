@@ -49,7 +49,18 @@ from ohhell.bots.heuristics import (
 from ohhell.bots.knowledge import Knowledge
 from ohhell.bots.one_card import blind_win_chance, win_chance
 from ohhell.bots.trump_choice import choose_trump
-from ohhell.cards import JOKERS_MASK, RED_JOKER, SUIT_MASKS, CardMask, card_colour, cards_of
+from ohhell.cards import (
+    CARD_COUNT,
+    CARD_RANKS,
+    CARD_SUITS,
+    JOKERS_MASK,
+    RED_JOKER,
+    SECOND_COPIES_MASK,
+    SUIT_MASKS,
+    CardMask,
+    card_colour,
+    cards_of,
+)
 from ohhell.fastsim import score_row
 from ohhell.game import Phase
 from ohhell.views import SeatView
@@ -291,7 +302,7 @@ class BasicBot(Bot):
         others = [(seat + offset) % n for offset in range(1, n)]
         possible = [(knowledge.unseen & ~knowledge.excluded[p]) | knowledge.known[p] for p in others]
         held = [view.hand_counts[p] for p in others]
-        led = card // 13
+        led = CARD_SUITS[card]
         return 1.0 - chance_beaten(power(card, led, knowledge.trump), led, knowledge.trump, possible, held)
 
     def chance_to_win(self, view: SeatView, knowledge: Knowledge, card: int, wants: bool) -> float:
@@ -315,24 +326,25 @@ class BasicBot(Bot):
             if view.completed_tricks and view.joker_high is not True:
                 extra = knowledge.unseen & JOKERS_MASK
         if not trick:
-            led = card // 13
+            led = CARD_SUITS[card]
             return 1.0 - chance_beaten(power(card, led, trump), led, trump, possible, held, extra)
         led_suit = view.trick_suit
         if led_suit is None:
             first_card = trick[0][1]
             if high_low and card < RED_JOKER and card_colour(card) == card_colour(first_card):
-                led_suit = card // 13
+                led_suit = CARD_SUITS[card]
             else:
                 return 0.0 if not high_low else 0.5
         best = max(_card_power(view, c, led_suit, trump, trick) for _s, c in trick)
         mine = power(card, led_suit, trump)
-        if mine <= best:
+        # An equal card is an identical one (Bust's second pack), which beats the first played.
+        if mine < best or (mine == best and not view.rules.deck_mask & SECOND_COPIES_MASK):
             return 0.0
         return 1.0 - chance_beaten(mine, led_suit, trump, possible, held, extra)
 
 
 def _rank(card: int) -> int:
-    return 13 if card >= RED_JOKER else card % 13
+    return CARD_RANKS[card]
 
 
 def _is_boss(card: int, trump: CardMask, unseen: CardMask) -> bool:
@@ -360,7 +372,7 @@ def blind_chance(view: SeatView, knowledge: Knowledge) -> float:
     seat = knowledge.seat
     n = view.players
     others = {p: cards[0] for p, cards in view.visible_hands.items() if cards and p != seat}
-    candidates = [c for c in range(54) if knowledge.unseen >> c & 1]
+    candidates = [c for c in range(CARD_COUNT) if knowledge.unseen >> c & 1]
     if view.hand_size != 1 or len(others) != n - 1 or not candidates:
         return view.hand_size / n
     leader = view.first_leader

@@ -81,8 +81,9 @@ class BidInputs:
 
 def covers(rules: Rules, size: int) -> bool:
     """Whether the model knows a hand of ``size`` cards under these rules: a 52-card pack,
-    bids in turn, and hands of 2 to :data:`TRAINED_SIZE` cards (the sizes it was trained on)."""
-    return rules.deck == "52" and not rules.remove_twos_with and rules.bidding == "in-turn" \
+    bids in turn, and hands of 2 to :data:`TRAINED_SIZE` cards (the sizes it was trained on);
+    not Bust's second pack (its hands are wider than the model's 52 inputs)."""
+    return rules.deck_size == 52 and rules.deck == "52" and not rules.remove_twos_with and rules.bidding == "in-turn" \
         and 2 <= size <= TRAINED_SIZE and rules.scoring in SCORINGS
 
 

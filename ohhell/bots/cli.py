@@ -16,7 +16,7 @@ import click
 
 from ohhell.actions import Bid, ChooseTrump, Declare, Play, action_to_json
 from ohhell.bots import Budget, Suggestion, make_bot
-from ohhell.cards import HIDDEN_CARD, SUIT_NAMES
+from ohhell.cards import CARD_SUITS, HIDDEN_CARD, SUIT_NAMES
 from ohhell.game import State
 from ohhell.i18n import N_, _, display_card
 from ohhell.views import SeatView, seat_view
@@ -80,7 +80,7 @@ def forced_reason(view: SeatView, action: object) -> str:
         if len(view.hand) == 1:
             return _("It is the only card left in the hand.")
         if view.trick_suit is not None and view.current_trick:
-            same = [card for card in view.hand if card < 52 and card // 13 == view.trick_suit]
+            same = [card for card in view.hand if CARD_SUITS[card] == view.trick_suit]
             if len(same) == 1 and action.card in same:
                 return _("It is the only %(suit)s in the hand, and the suit led must be followed.") % {
                     "suit": _(SUIT_NAMES[view.trick_suit])}

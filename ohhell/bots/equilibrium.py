@@ -39,8 +39,10 @@ RANDOM_PRIOR: Final = 0.02
 
 def covers(rules: Rules, view: SeatView) -> bool:
     """Whether the equilibrium knows this hand: one card, seen by its holder, bid 0 or 1 in
-    turn or at once, and no high-low jokers (the one-card tables do not cover them)."""
-    return view.hand_size == 1 and not view.blind and not rules.high_low_jokers and len(view.hand) == 1
+    turn or at once, and no high-low jokers nor Bust's second copies (the one-card tables cover
+    one pack, where no two cards are equal)."""
+    return (view.hand_size == 1 and not view.blind and not rules.high_low_jokers and len(view.hand) == 1
+            and not rules.deck_mask >> 54)
 
 
 def place_and_history(view: SeatView) -> tuple[int, tuple[int, ...]]:

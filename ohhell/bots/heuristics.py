@@ -16,12 +16,29 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from ohhell.cards import BLACK_JOKER, JOKERS, RED_JOKER, SUIT_MASKS, CardMask, Suit, cards_of
+from ohhell.cards import (
+    BLACK_JOKER,
+    CARD_RANKS,
+    CARD_SUITS,
+    FIRST_COPY,
+    FULL_SUIT_MASKS,
+    JOKERS,
+    RED_JOKER,
+    SECOND_COPIES_MASK,
+    SUIT_MASKS,
+    CardMask,
+    Suit,
+    cards_of,
+)
+
+ONE_PACK: CardMask = (1 << FIRST_COPY) - 1
+"""The cards of one pack and the jokers: no second copies (Bust's)."""
 
 
-def trump_mask_of(trump: Suit | None, turn_up: int | None) -> CardMask:
+def trump_mask_of(trump: Suit | None, turn_up: int | None, deck: CardMask = ONE_PACK) -> CardMask:
     """The trump cards of a hand from its trump suit and turned card (a turned joker makes
-    the other joker the only trump)."""
+    the other joker the only trump), among the cards of ``deck`` (give the pack of a Bust game
+    for its second copies to count)."""
     if trump is None:
         return 0
     if trump == JOKERS:
@@ -30,11 +47,23 @@ def trump_mask_of(trump: Suit | None, turn_up: int | None) -> CardMask:
         if turn_up == BLACK_JOKER:
             return 1 << RED_JOKER
         return SUIT_MASKS[JOKERS]
-    return SUIT_MASKS[trump]
+    return FULL_SUIT_MASKS[trump] & deck
 
 
 def rank_of(card: int) -> int:
-    return 13 if card >= RED_JOKER else card % 13
+    return CARD_RANKS[card]
+
+
+def _higher(card: int, same: CardMask) -> CardMask:
+    """The cards of ``same`` (one suit, or the trumps) that rank above ``card``."""
+    if card < FIRST_COPY and not same & SECOND_COPIES_MASK:
+        return same & ~((1 << (card + 1)) - 1)  # one pack: a higher card of a suit is a higher number
+    rank = CARD_RANKS[card]
+    out = 0
+    for other in cards_of(same):
+        if CARD_RANKS[other] > rank:
+            out |= 1 << other
+    return out
 
 
 def power(card: int, led: Suit | None, trump: CardMask) -> int:
@@ -42,7 +71,7 @@ def power(card: int, led: Suit | None, trump: CardMask) -> int:
     100 + rank for the led suit, 0 otherwise (a card leads a trick only with more power)."""
     if trump >> card & 1:
         return 200 + rank_of(card)
-    if led is not None and card // 13 == led:
+    if led is not None and CARD_SUITS[card] == led:
         return 100 + rank_of(card)
     return 0
 
@@ -55,14 +84,17 @@ def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: 
     trumps = (hand & trump).bit_count()
     total = 0.0
     for suit in range(5):
-        mine = hand & SUIT_MASKS[suit]
+        mine = hand & FULL_SUIT_MASKS[suit]
         if not mine:
             continue
         length = mine.bit_count()
-        for index, card in enumerate(sorted(cards_of(mine), reverse=True)):
+        # Highest first: by number within one pack (as the C core), by rank with second copies.
+        order = sorted(cards_of(mine), reverse=True) if not mine & SECOND_COPIES_MASK else sorted(
+            cards_of(mine), key=CARD_RANKS.__getitem__, reverse=True)
+        for index, card in enumerate(order):
             is_trump = bool(trump >> card & 1)
-            same = trump if is_trump else SUIT_MASKS[suit]
-            higher = same & unseen & ~((1 << (card + 1)) - 1)
+            same = trump if is_trump else FULL_SUIT_MASKS[suit]
+            higher = _higher(card, same & unseen)
             h = higher.bit_count()
             clear = (1.0 - frac) ** h
             guards = length - 1 - index
@@ -82,7 +114,7 @@ def estimate_tricks(hand: CardMask, trump: CardMask, unseen: CardMask, players: 
         for suit in range(4):
             if SUIT_MASKS[suit] & trump:
                 continue
-            length = (hand & SUIT_MASKS[suit]).bit_count()
+            length = (hand & FULL_SUIT_MASKS[suit]).bit_count()
             if size >= 4 and length == 0:
                 total += 0.35 * (2 if trumps > 2 else trumps - 0.5) * frac
             elif size >= 4 and length == 1:
@@ -155,7 +187,7 @@ def chance_beaten(card_power: int, led: Suit, trump: CardMask, possible: Sequenc
     led suit, or — when it has none of the led suit — with a higher trump;
     ``extra_beaters`` may be played whatever the seat holds (a joker that would be high)."""
     not_beaten = 1.0
-    led_mask = SUIT_MASKS[led] if led is not None else 0
+    led_mask = FULL_SUIT_MASKS[led] if led is not None else 0
     for cards, count in zip(possible, held, strict=True):
         if count <= 0:
             continue

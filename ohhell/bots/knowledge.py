@@ -33,7 +33,16 @@ from dataclasses import dataclass
 
 from ohhell import fastsim
 from ohhell.bots.heuristics import estimate_tricks, trump_mask_of
-from ohhell.cards import HIDDEN_CARD, JOKERS_MASK, RED_JOKER, SUIT_MASKS, CardMask, card_colour
+from ohhell.cards import (
+    CARD_COUNT,
+    CARD_SUITS,
+    FULL_SUIT_MASKS,
+    HIDDEN_CARD,
+    JOKERS_MASK,
+    RED_JOKER,
+    CardMask,
+    card_colour,
+)
 from ohhell.views import SeatView
 
 ROBUST_FLOOR = 0.15
@@ -75,7 +84,7 @@ class Knowledge:
         n = view.players
         seat = view.seat
         deck = rules.deck_mask
-        trump = trump_mask_of(view.trump, view.turn_up)
+        trump = trump_mask_of(view.trump, view.turn_up, deck)
         known = [0] * n
         if not view.blind:
             for card in view.hand:
@@ -100,17 +109,17 @@ class Knowledge:
                         excluded[player] |= deck & ~JOKERS_MASK
                         led = None
                     else:
-                        led = card // 13
+                        led = CARD_SUITS[card]
                     continue
                 if high_low and card >= RED_JOKER:
                     continue  # a joker may be played to any trick: it shows nothing
                 if led is None:
                     first = trick_cards[0][1]
                     if high_low and card_colour(card) == card_colour(first):
-                        led = card // 13  # the first card of the joker's colour sets the suit
+                        led = CARD_SUITS[card]  # the first card of the joker's colour sets the suit
                     continue
-                if card // 13 != led:
-                    excluded[player] |= SUIT_MASKS[led]
+                if CARD_SUITS[card] != led:
+                    excluded[player] |= FULL_SUIT_MASKS[led] & deck
                     if rules.must_trump and not trump >> card & 1:
                         excluded[player] |= trump
         seen = 0
@@ -125,6 +134,12 @@ class Knowledge:
         return cls(seat=seat, players=n, size=view.hand_size, deck=deck, trump=trump, turn_up=view.turn_up,
                    known=tuple(known), counts=tuple(view.hand_counts), played=tuple(played),
                    excluded=tuple(excluded), unseen=deck & ~seen)
+
+    @property
+    def fits_core(self) -> bool:
+        """Whether the masks fit the C core's 64 bits (not so with Bust's second copies: the
+        Python sampler and estimates take over)."""
+        return fastsim.AVAILABLE and not self.deck >> 64
 
     # -- sampling -----------------------------------------------------------------------
 
@@ -153,7 +168,7 @@ class Knowledge:
         seats, capacities, allowed = self._places()
         if not seats:
             return [self.known] * count
-        if fastsim.AVAILABLE:
+        if self.fits_core:
             deals = fastsim.core.sample(self.unseen, tuple(capacities), tuple(allowed), count,
                                         rng.getrandbits(63), 20 * count + 100)
         else:
@@ -201,7 +216,7 @@ class Knowledge:
                     weights[index] *= value
                 continue
             hands = [world[player] | self.played[player] for world in worlds]
-            if fastsim.AVAILABLE:
+            if self.fits_core:
                 estimates = fastsim.core.estimate(hands, self.trump, base_unseen, self.players, self.size)
             else:
                 estimates = [estimate_tricks(hand, self.trump, base_unseen & ~hand, self.players, self.size)
@@ -276,7 +291,7 @@ def resample(worlds: Sequence[World], weights: Sequence[float], count: int, rng:
 def _sample_python(unknown: CardMask, capacities: Sequence[int], allowed: Sequence[CardMask], count: int,
                    rng: random.Random, tries: int) -> list[tuple[CardMask, ...]]:
     """The sampler of the C core in Python (used when the core is not built)."""
-    cards = [card for card in range(54) if unknown >> card & 1]
+    cards = [card for card in range(CARD_COUNT) if unknown >> card & 1]
     options = {card: sum(1 for place, cap in enumerate(capacities) if cap and allowed[place] >> card & 1)
                for card in cards}
     out: list[tuple[CardMask, ...]] = []

@@ -36,14 +36,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 
 from ohhell.bots.heuristics import power
-from ohhell.cards import CardMask
+from ohhell.cards import CARD_COUNT, CARD_SUITS, CardMask
 
 Weights = Mapping[int, float]
 """A seat's weight for each card it may hold (a card missing from it: weight 0)."""
 
 
 def _suit(card: int) -> int:
-    return card // 13
+    return CARD_SUITS[card]
 
 
 def _falling(n: int, k: int) -> int:
@@ -71,7 +71,7 @@ def win_chance(card: int, trump: CardMask, unseen: CardMask, position: int, play
     >>> round(win_chance(five, spades, deck & ~(1 << five), 0, 4), 12) == round(29 * 28 * 27 / (51 * 50 * 49), 12)
     True
     """
-    cards = [c for c in range(54) if unseen >> c & 1]
+    cards = [c for c in range(CARD_COUNT) if unseen >> c & 1]
     before = list(range(1, position)) if position > 0 else []
     after = list(range(position + 1, players))
     others = ([0] if position > 0 else []) + before + after

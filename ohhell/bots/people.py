@@ -34,7 +34,7 @@ from ohhell.bots.base import Budget
 from ohhell.bots.basic import BasicBot, tricks_wanted
 from ohhell.bots.heuristics import power
 from ohhell.bots.knowledge import Knowledge
-from ohhell.cards import RED_JOKER, SUIT_MASKS
+from ohhell.cards import CARD_RANKS, CARD_SUITS, JOKERS, RED_JOKER, SUIT_MASKS
 from ohhell.views import SeatView
 
 
@@ -110,9 +110,9 @@ class PersonBot(BasicBot):
 
         def strength(play: Play) -> tuple[int, int]:
             card = play.card
-            suit = card // 13
+            suit = CARD_SUITS[card]
             return (power(card, led if led is not None else suit, trump),
-                    13 if card >= RED_JOKER else card % 13 + (13 if SUIT_MASKS[suit] & trump else 0))
+                    13 if suit == JOKERS else CARD_RANKS[card] + (13 if SUIT_MASKS[suit] & trump else 0))
 
         return max(plays, key=strength) if wanted else min(plays, key=strength)
 

@@ -54,13 +54,14 @@ Pos = tuple[tuple[int, ...], int, tuple[int, ...], int, int]
 
 
 def covers(rules: Rules) -> bool:
-    """Whether the fast core plays these rules exactly (all but NE-Blackout's high-low jokers
-    and bowers, for which the bots use the reference engine).
+    """Whether the fast core plays these rules exactly (all but NE-Blackout's high-low jokers,
+    bowers, and Bust's second pack, whose two copies of a card need masks wider than the core's
+    64 bits and a trick winner by play order; for those the bots use the reference engine).
 
     It may still be missing (:data:`AVAILABLE`); :func:`usable` says both.
     """
     return (not rules.high_low_jokers and not rules.bowers and rules.players <= MAX_SEATS
-            and rules.largest_hand <= MAX_TRICKS)
+            and rules.largest_hand <= MAX_TRICKS and not rules.deck_mask >> 64)
 
 
 def usable(rules: Rules) -> bool:

@@ -109,6 +109,13 @@ class Setup:
         if "hands" in knobs and "schedule" not in knobs:
             knobs = {**knobs, "schedule": "explicit"}
         base = rules if rules is not None else preset(preset_name, players=players, **knobs)
+        if base.deck_mask >> CARD_IDS:
+            # Bust's second copies are cards 54 … 79: the tensors and the action numbering have a
+            # place for each of the 54 cards of one pack, and two copies of a card need two.
+            raise ValueError(f"the learning interfaces do not play Bust's second pack (second_pack with "
+                             f"{base.players} players: {base.deck_size} cards, some of them twice): their card "
+                             f"ids, observations and actions have {CARD_IDS} places, one per card of one pack; "
+                             f"play bust with 4 players, or through ohhell.game")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if dealer is not None and not 0 <= dealer < base.players:

@@ -483,6 +483,7 @@ CLIENT_CONTEXT_TEXTS: Final[dict[str, tuple[str, str]]] = {
 KNOB_LABELS: Final[dict[str, str]] = {
     "deck": N_("Deck (52, 32, 39 or 40 cards, or 54 with two jokers)"),
     "remove_twos_with": N_("Take out the 2s with this many players"),
+    "second_pack": N_("Bust: add the small cards of a second pack (5 or 6 players)"),
     "jokers": N_("How jokers play"),
     "schedule": N_("Hand sizes"),
     "max_size": N_("Largest hand"),

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Final
 
 from ohhell.actions import Action, Declare, Play
-from ohhell.cards import JOKERS_MASK, SUIT_MASKS, Card, iter_cards
+from ohhell.cards import CARD_RANKS, JOKERS_MASK, SUIT_MASKS, Card, iter_cards
 from ohhell.game import Phase, State
 
 DEFAULT_BUDGET: Final = 60_000
@@ -75,7 +75,7 @@ class _Search:
         def strength(action: Action) -> int:
             if isinstance(action, Play):
                 card = action.card
-                return (1 << 8 if trump_mask >> card & 1 else 0) + (card % 13 if card < 52 else 20)
+                return (1 << 8 if trump_mask >> card & 1 else 0) + (CARD_RANKS[card] if CARD_RANKS[card] < 13 else 20)
             return 1 if isinstance(action, Declare) and action.high else 0
 
         return sorted(moves, key=strength, reverse=True)

@@ -22,6 +22,7 @@ from typing import Final
 from rich.text import Text
 
 from ohhell.cards import (
+    CARD_RANKS,
     HIDDEN_CARD,
     JOKERS,
     RED_JOKER,
@@ -30,6 +31,7 @@ from ohhell.cards import (
     Card,
     Suit,
     card_colour,
+    original,
 )
 from ohhell.i18n import _, joker_label, rank_letters
 
@@ -52,6 +54,7 @@ def card_label(card: Card) -> str:
     face-down card."""
     if card == HIDDEN_CARD:
         return HIDDEN_LABEL
+    card = original(card)  # a second copy (Bust) looks like the card it copies
     if card >= RED_JOKER:
         return joker_label() + str(card - RED_JOKER + 1)
     return rank_label(card % 13) + SUIT_SYMBOLS[card // 13]
@@ -128,7 +131,7 @@ def rank_keys() -> dict[str, int]:
 
 def card_rank_key(card: Card) -> int:
     """The rank a rank key selects (13 for a joker)."""
-    return 13 if card >= RED_JOKER else card % 13
+    return CARD_RANKS[card]
 
 
 def rank_key_list() -> str:

@@ -17,7 +17,7 @@ from textual.app import RenderResult
 from textual.message import Message
 from textual.widget import Widget
 
-from ohhell.cards import Card
+from ohhell.cards import CARD_SUITS, Card, original
 from ohhell.i18n import _, ngettext, pgettext
 from ohhell.tui.render import card_label, card_rank_key, card_style, card_text, trump_text
 from ohhell.views import SeatView
@@ -111,10 +111,13 @@ class HandWidget(Widget):
     def set_hand(self, cards: Sequence[Card], legal: Sequence[Card], active: bool) -> None:
         """Show ``cards``; when ``active`` the ``legal`` ones may be played now."""
         previous = self.selected()
-        if (tuple(cards), frozenset(legal), active) != (self.cards, self.legal, self.active):
+        # The engine lists one of two identical cards (Bust); either copy held may be played.
+        named = {original(card) for card in legal}
+        allowed = frozenset(legal) | frozenset(card for card in cards if original(card) in named)
+        if (tuple(cards), allowed, active) != (self.cards, self.legal, self.active):
             self._last_rank_key = None  # a new turn or a new hand: a rank key starts afresh
         self.cards = tuple(cards)
-        self.legal = frozenset(legal)
+        self.legal = allowed
         self.active = active
         if previous in self.cards:
             self.cursor = self.cards.index(previous)
@@ -182,7 +185,7 @@ class HandWidget(Widget):
         out: list[Card | None] = []
         previous_suit = None
         for card in self.cards:
-            suit = card // 13 if card >= 0 else -1
+            suit = CARD_SUITS[card] if card >= 0 else -1
             if out and suit != previous_suit:
                 out.append(None)
             out.append(card)
@@ -226,7 +229,7 @@ class HandWidget(Widget):
         spans = []
         previous_suit = None
         for index, card in enumerate(self.cards):
-            suit = card // 13
+            suit = CARD_SUITS[card] if card >= 0 else -1
             if index and suit != previous_suit:
                 line.append(" ")
             previous_suit = suit
@@ -608,14 +611,15 @@ def table_panel(view: SeatView, width: int | None = None) -> RenderableType:
 
 def _winning_index(view: SeatView, trick: list[tuple[int, Card]]) -> int | None:
     """Which card of the trick in progress is winning so far (public facts only); ``None`` when
-    a joker makes it a matter of the joker rules."""
-    if not trick or any(card >= 52 for _seat, card in trick):
+    a joker makes it a matter of the joker rules. Of two identical cards (Bust) the later wins."""
+    if not trick or any(CARD_SUITS[card] == 4 for _seat, card in trick):
         return None
     best = 0
     for index, (_seat, card) in enumerate(trick):
         best_card = trick[best][1]
-        suit, best_suit = card // 13, best_card // 13
-        if (suit == best_suit and card > best_card) or (suit == view.trump and best_suit != view.trump):
+        suit, best_suit = CARD_SUITS[card], CARD_SUITS[best_card]
+        if (suit == best_suit and card_rank_key(card) >= card_rank_key(best_card) and index) or (
+                suit == view.trump and best_suit != view.trump):
             best = index
     return best
 

@@ -62,3 +62,19 @@ test("a card keeps its key from the trick to its collection; the next deal's sam
   assert.equal(new Set(keys).size, keys.length, keys.join(" "));
   assert.deepEqual(both.map((c) => c.seat), [0, 1, 2]);
 });
+
+test("two identical cards in one trick or one hand (Bust's second pack) get keys of their own", async () => {
+  const { cardKeys } = await import("../../ohhell/server/static/js/table/card.js");
+  assert.deepEqual(cardKeys(["2S", "AH", "2S"]), ["2S", "AH", "2S~2"]);
+  const trick = trickCards([[1, "2S"], [2, "3H"], [3, "2S"]], null);
+  const keys = trick.map((c) => c.apart + "t-" + c.id);
+  assert.equal(new Set(keys).size, keys.length, keys.join(" "));
+  assert.deepEqual(trick.map((c) => c.card), ["2S", "3H", "2S"]);
+  // The closing trick with both 2♠ still on its way while the next hand's first 2♠ is played.
+  const both = trickCards([[0, "2S"]], { id: "4-last", cards: [[1, "2S"], [2, "3H"], [3, "2S"]], winner: 3 });
+  const all = both.map((c) => c.apart + "t-" + c.id);
+  assert.equal(new Set(all).size, all.length, all.join(" "));
+  // A finished trick keeps its keys when it starts to be collected.
+  const finished = trickCards([], { id: "4-1", cards: [[1, "2S"], [2, "3H"], [3, "2S"]], winner: 3 });
+  assert.deepEqual(trick.map((c) => c.apart + c.id), finished.map((c) => c.apart + c.id));
+});

@@ -76,3 +76,22 @@ def test_the_lobby_offers_the_new_presets_and_a_two_player_table_with_bowers(ser
     refused = httpx.post(f"{server.url}/api/tables", json={"name": "Ann", "preset": "classic", "players": 2,
                                                            "seats": ["random"], "timer": 0, "knobs": {}})
     assert refused.status_code == 400
+
+
+def test_the_lobby_offers_bust_for_4_to_6_and_says_why_its_knob_does_nothing_with_4(server: ServerProcess) -> None:
+    config = httpx.get(f"{server.url}/api/config").json()
+    offered = {p["name"]: p["players"] for p in config["presets"]}
+    assert offered["bust"] == [4, 5, 6]
+    four = httpx.post(f"{server.url}/api/rules", json={"preset": "bust", "players": 4, "knobs": {}}).json()
+    assert "5 or 6 players" in four["inert"]["second_pack"]
+    six = httpx.post(f"{server.url}/api/rules", json={"preset": "bust", "players": 6, "knobs": {}}).json()
+    assert "second_pack" not in six["inert"]
+    created = httpx.post(f"{server.url}/api/tables", json={"name": "Ann", "preset": "bust", "players": 6,
+                                                           "seats": ["random"] * 5, "timer": 0, "knobs": {}})
+    assert created.status_code == 200, created.text
+    rules = httpx.get(f"{server.url}/api/tables/{created.json()['code']}").json()["rules"]
+    assert rules["preset"] == "bust" and rules["players"] == 6
+    refused = httpx.post(f"{server.url}/api/tables", json={"name": "Ann", "preset": "classic", "players": 4,
+                                                           "seats": ["random"] * 3, "timer": 0,
+                                                           "knobs": {"second_pack": True}})
+    assert refused.status_code == 400 and "second_pack" in refused.text

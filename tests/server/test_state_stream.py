@@ -45,6 +45,7 @@ def random_step(state: State, rng: random.Random) -> None:
     ("devils-bridge", 3, {}),
     ("jokers", 4, {}),
     ("ne-blackout", 5, {}),
+    ("bust", 6, {}),  # two identical cards in a hand or a trick: the same name twice
 ])
 def test_messages_add_up_to_each_seats_view(name: str, players: int, knobs: dict[str, Any]) -> None:
     rng = random.Random(f"{name}{players}")

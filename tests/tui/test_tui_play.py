@@ -583,3 +583,30 @@ def test_secret_bids_are_revealed_in_the_log(tmp_path):
             assert f"Bids revealed: {revealed}." in log
 
     run(body())
+
+
+def test_a_hand_of_bust_with_six_players_is_played_to_the_end(tmp_path):
+    # Bust's second pack: 78 cards, the small ones twice; the person plays by the keyboard.
+    rules = preset("bust", players=6, schedule="explicit", hands=[[6, "turn-up"]])
+    session = PlaySession.new(rules, bots="random", seed=5, options=TableOptions(delay=0.0, window=0.0),
+                              save_path=tmp_path / "game.json")
+    app = PlayApp(session)
+
+    async def body():
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: ready(app))
+            while not isinstance(app.screen, (HandOverScreen, GameOverScreen)):
+                await act(pilot, app)
+            result = session.state.finished_hands[0]
+            assert sum(result.tricks) == result.size == 6
+
+    run(body())
+
+
+def test_both_copies_of_a_card_held_are_playable_in_the_hand_widget():
+    from ohhell.cards import FIRST_COPY
+
+    widget = HandWidget()
+    two = parse_card("2S")
+    widget.set_hand([two, FIRST_COPY, parse_card("AH")], [two], active=True)
+    assert widget.legal == {two, FIRST_COPY}

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ohhell.actions import Action, action_to_json
-from ohhell.cards import card_name, suit_letter
+from ohhell.cards import CARD_COUNT, card_name, suit_letter
 from ohhell.game import Phase
 from ohhell.views import CompletedTrick, HandSummary, SeatView
 
-_NAMES: Final = tuple(card_name(card) for card in range(54)) + ("??",)
-"""Card names by card number; index -1 (a face-down card) is ``??``."""
+_NAMES: Final = tuple(card_name(card) for card in range(CARD_COUNT)) + ("??",)
+"""Card names by card number (a second copy of Bust has the name of the card it copies); index -1
+(a face-down card) is ``??``."""
 
 
 def _cards(values: tuple[int, ...]) -> list[str]:

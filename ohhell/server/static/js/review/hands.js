@@ -5,7 +5,7 @@
 import { html } from "../html.js";
 import { t, tn, SUIT_SYMBOLS } from "../i18n.js";
 import { sortHand } from "../cards.js";
-import { Card } from "../table/card.js";
+import { Card, cardKeys } from "../table/card.js";
 import { OpenHandLine, DecisionSentence, LabelChip } from "./analysis.js";
 import { FairChip, FairHand } from "./fairness.js";
 
@@ -44,7 +44,7 @@ export function HandEntry({ index, recordHand, analysed, verdict, names, code, o
           <${LabelChip} label=${d.label} /> <${DecisionSentence} decision=${d} names=${names} /></li>`)}</ol>`
         : html`<p class="muted small">${t("no_slip_in_hand")}</p>`) : null}
       ${deal ? html`<h4>${t("cards_dealt")}</h4><ul class="plain dealt">${deal.map((cards, seat) => html`<li key=${seat}>
-        <span class="who">${names[seat]}</span><span class="dealt-cards">${sortHand(cards, trump).map((card) => html`<${Card} key=${card} card=${card} small=${true} />`)}</span></li>`)}
+        <span class="who">${names[seat]}</span><span class="dealt-cards">${((sorted) => { const keys = cardKeys(sorted); return sorted.map((card, i) => html`<${Card} key=${keys[i]} card=${card} small=${true} />`); })(sortHand(cards, trump))}</span></li>`)}
         ${recordHand.trump && recordHand.trump.length > 1 ? html`<li><span class="who">${t("turned_card")}</span>
           <span class="dealt-cards"><${Card} card=${recordHand.trump} small=${true} /></span></li>` : null}</ul>` : null}
       <${FairHand} code=${code} verdict=${verdict} names=${names} />

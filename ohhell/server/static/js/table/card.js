@@ -16,6 +16,21 @@ export function suitClass(card) {
   return card[0] === "X" ? `joker joker-${card[1]}` : `suit-${card.slice(-1)}`;
 }
 
+/**
+ * Keys for a list of card names in which a name may come twice (Bust's second pack: two
+ * identical cards in one hand or one trick): the first of a name keys as its name, a repeat as
+ * `name~2`, so that no two siblings share a key (Preact would patch the wrong one, and a
+ * `data-key` animation would fly the wrong card).
+ */
+export function cardKeys(cards) {
+  const seen = new Map();
+  return cards.map((card) => {
+    const count = (seen.get(card) || 0) + 1;
+    seen.set(card, count);
+    return count === 1 ? card : `${card}~${count}`;
+  });
+}
+
 /** A card that is only shown (the trick, the turned card, the replay). */
 export function Card({ card, small, extra, keyName, from, order, label }) {
   return html`<div class=${`card ${suitClass(card)} ${small ? "small" : ""} ${extra || ""}`} data-card=${card}

@@ -5,7 +5,7 @@ import { html, memo, useRef } from "../html.js";
 import { t, cardSpoken } from "../i18n.js";
 import { dragCard } from "../drag.js";
 import { fan } from "./geometry.js";
-import { CardFace, suitClass } from "./card.js";
+import { CardFace, cardKeys, suitClass } from "./card.js";
 
 function HandPicture({ cards, playable, myTurn, width, cardWidth, hinted, dealer, onPlay }) {
   const box = useRef(null);
@@ -25,6 +25,7 @@ function HandPicture({ cards, playable, myTurn, width, cardWidth, hinted, dealer
   };
   // One card in the tab order (the first playable one, else the first): the arrows do the rest.
   const firstPlayable = cards.findIndex((card) => playable.has(card));
+  const keys = cardKeys(cards);
   const tabStop = firstPlayable >= 0 ? firstPlayable : 0;
   const dropsOnTable = (x, y) => {
     const rect = box.current.getBoundingClientRect();
@@ -38,7 +39,7 @@ function HandPicture({ cards, playable, myTurn, width, cardWidth, hinted, dealer
       const label = cardSpoken(card) + (myTurn ? ", " + (legal ? t("card_playable") : t("card_not_playable")) : "");
       const tilt = (i - middle) * layout.tilt;
       const classes = ["card", suitClass(card), legal ? "legal" : "", myTurn && !legal ? "dim" : "", hinted === card ? "hinted" : ""].join(" ");
-      return html`<button key=${card} type="button" class=${classes} data-card=${card} data-key=${"c-" + card}
+      return html`<button key=${keys[i]} type="button" class=${classes} data-card=${card} data-key=${"c-" + keys[i]}
           data-from=${dealer !== null ? "seat-" + dealer : undefined} data-order=${i}
           style=${{ left: `${margin + layout.offset + i * layout.step}px`, "--tilt": `${tilt}deg`, "--lift": `${Math.abs(tilt) * 1.2}px`, zIndex: i + 1 }}
           aria-disabled=${legal ? "false" : "true"} tabindex=${i === tabStop ? 0 : -1}

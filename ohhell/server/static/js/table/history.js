@@ -3,7 +3,7 @@
 import { html, useState } from "../html.js";
 import { t, tn, suitWord } from "../i18n.js";
 import { sortHand } from "../cards.js";
-import { Card } from "./card.js";
+import { Card, cardKeys } from "./card.js";
 
 export function History({ data, names }) {
   const [at, setAt] = useState({ hand: -1, trick: 0 });
@@ -17,7 +17,11 @@ export function History({ data, names }) {
   const trick = Math.max(0, Math.min(at.trick, tricks.length));
   const dealt = {};
   for (const [seat, card] of hand.plays) (dealt[seat] = dealt[seat] || []).push(card);
-  const played = new Set(tricks.slice(0, trick).flat().map(([, card]) => card));
+  // How many of each card each seat has played so far: a seat may hold a card twice (Bust).
+  const played = new Map();
+  for (const [seat, card] of tricks.slice(0, trick).flat()) played.set(seat + "|" + card, (played.get(seat + "|" + card) || 0) + 1);
+  const gone = (seat, cards) => { const left = new Map(); return cards.map((card) => {
+    const n = (left.get(card) || 0) + 1; left.set(card, n); return n <= (played.get(seat + "|" + card) || 0); }); };
   const step = (delta) => {
     let h = handIndex, k = trick + delta;
     if (k < 0 && h > 0) { h -= 1; k = 99; }
@@ -37,12 +41,12 @@ export function History({ data, names }) {
       <button type="button" id="replay-next" onClick=${() => step(1)} aria-label=${t("next")}>›</button>
     </div>
     <p class="muted">${t("dealer")}: ${names[hand.dealer]} · ${t("trump")}: ${suitWord(hand.trump)}</p>
-    ${shown ? html`<div class="replay-trick trick-cards">${shown.map(([seat, card]) => html`<div class=${"replay-played" + (seat === winner ? " winner" : "")} key=${card}>
+    ${shown ? html`<div class="replay-trick trick-cards">${shown.map(([seat, card], i) => html`<div class=${"replay-played" + (seat === winner ? " winner" : "")} key=${cardKeys(shown.map(([, c]) => c))[i]}>
         <${Card} card=${card} small=${true} /><span class="played-by">${names[seat]}</span></div>`)}</div>
       ${winner !== null && winner !== undefined ? html`<p class="replay-winner">${t("won_by", { name: names[winner] })}</p>` : null}` : null}
     <ul class="replay-seats">${names.map((name, seat) => html`<li key=${seat} class="replay-seat">
       <div class="seat-line"><b>${name}</b> <span class="muted">${t("bid")} ${hand.bids[seat] ?? "–"} · ${t("tricks")} ${hand.tricks[seat]} · ${hand.scores[seat] > 0 ? "+" : ""}${hand.scores[seat]}</span></div>
-      <div class="replay-hand">${sortHand(dealt[seat] || [], hand.trump).map((card) => html`<${Card} key=${card} card=${card} small=${true} extra=${played.has(card) ? "gone" : ""} />`)}</div>
+      <div class="replay-hand">${((cards) => { const keys = cardKeys(cards), out = gone(seat, cards); return cards.map((card, i) => html`<${Card} key=${keys[i]} card=${card} small=${true} extra=${out[i] ? "gone" : ""} />`); })(sortHand(dealt[seat] || [], hand.trump))}</div>
     </li>`)}</ul>
   </div>`;
 }

@@ -4,7 +4,7 @@ import { html, memo, useEffect, useRef } from "../html.js";
 import { t, cardSpoken } from "../i18n.js";
 import { sweep } from "../frame.js";
 import { trickDirection } from "./geometry.js";
-import { Card } from "./card.js";
+import { Card, cardKeys } from "./card.js";
 
 const HOLD_MS = 700;
 
@@ -18,16 +18,19 @@ const HOLD_MS = 700;
  * and two cards with one `data-key` make the new one fly from where the old one lies.
  */
 export function trickCards(cards, collecting) {
-  const playing = new Set(cards.map(([, card]) => card));
-  const done = collecting ? collecting.cards.map(([seat, card]) => ({ seat, card,
-    extra: "collecting" + (seat === collecting.winner ? " winner" : ""), apart: playing.has(card) ? collecting.id + ":" : "" })) : [];
-  return [...done, ...cards.map(([seat, card]) => ({ seat, card, extra: "", apart: "" }))];
+  // `id`: the card's key in its trick; two identical cards (Bust) get two (cardKeys).
+  const ids = cardKeys(cards.map(([, card]) => card));
+  const playing = new Set(ids);
+  const doneIds = collecting ? cardKeys(collecting.cards.map(([, card]) => card)) : [];
+  const done = collecting ? collecting.cards.map(([seat, card], i) => ({ seat, card, id: doneIds[i],
+    extra: "collecting" + (seat === collecting.winner ? " winner" : ""), apart: playing.has(doneIds[i]) ? collecting.id + ":" : "" })) : [];
+  return [...done, ...cards.map(([seat, card], i) => ({ seat, card, id: ids[i], extra: "", apart: "" }))];
 }
 
-function placed({ seat, card, extra, apart }, k, count, names) {
+function placed({ seat, card, id, extra, apart }, k, count, names) {
   const way = trickDirection(k, count);
-  return html`<div class=${"played " + extra} key=${apart + "t-" + card} data-seat=${seat} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
-    <${Card} card=${card} keyName=${apart + "c-" + card} from=${"seat-" + seat}
+  return html`<div class=${"played " + extra} key=${apart + "t-" + id} data-seat=${seat} style=${{ "--dx": way.dx.toFixed(4), "--dy": way.dy.toFixed(4) }}>
+    <${Card} card=${card} keyName=${apart + "c-" + id} from=${"seat-" + seat}
       label=${t("played_by", { name: names[seat], card: cardSpoken(card) })} />
   </div>`;
 }
