@@ -62,8 +62,14 @@ export class TablePage {
     }
     this.summary = summary;
     const watching = new URLSearchParams(location.search).has("watch");
-    if (!mine && !watching && summary.status === "waiting" && summary.open_seats.length) {
-      render(html`<${JoinForm} code=${this.code} seats=${summary.seats} name=${savedName()} onJoin=${(name) => this.join(name)} />`, this.root);
+    // A game being played at a table that takes latecomers, with a bot's seat nobody was promised:
+    // take it at the next hand (or watch).
+    const promised = new Set((summary.promised || []).map((p) => p.seat));
+    const later = summary.status === "playing" && summary.latecomers && !summary.game_over
+      && summary.seats.some((seat, i) => seat.kind === "bot" && !promised.has(i));
+    if (!mine && !watching && ((summary.status === "waiting" && summary.open_seats.length) || later)) {
+      render(html`<${JoinForm} code=${this.code} seats=${summary.seats} name=${savedName()} later=${later}
+        onJoin=${(name) => this.join(name)} />`, this.root);
       return;
     }
     const token = mine && !watching ? mine.token : null;
