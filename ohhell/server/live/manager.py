@@ -67,6 +67,9 @@ class TableManager:
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
         self._listening: set[asyncio.Task[Any]] = set()
+        self.on_turn: list[Callable[[LiveTable, int, bool], None]] = []
+        """Called when the turn reaches a person's seat with no connection to the table (and
+        whether they are away): Web Push tells them. Each must return at once (it may start a task)."""
 
     def use(self, peers: Peers) -> None:
         """Be one process of a site of several (before :meth:`load`)."""
@@ -162,6 +165,14 @@ class TableManager:
                     task.add_done_callback(self._listener_done)
             except Exception:
                 log.exception("table %s: a listener of finished games failed", table.code)
+
+    def turn_waits(self, table: LiveTable, seat: int, away: bool) -> None:
+        """Tell the :attr:`on_turn` listeners that the turn waits for an absent person."""
+        for listener in self.on_turn:
+            try:
+                listener(table, seat, away)
+            except Exception:
+                log.exception("table %s: a listener of turns failed", table.code)
 
     def _listener_done(self, task: asyncio.Task[Any]) -> None:
         self._listening.discard(task)

@@ -98,6 +98,10 @@ class OwnerSite(Site, Protocol):
     def maybe_unload(self, table: LiveTable) -> None:
         """Drop the table from memory after a while if nobody is connected to it."""
 
+    def turn_waits(self, table: LiveTable, seat: int, away: bool) -> None:
+        """The turn has reached ``seat``, a person's with no connection to the table (``away``: a
+        stand-in plays for them): tell them wherever else they may hear (Web Push). Must not block."""
+
 
 class LiveTable(TableRoom):
     """One table, in its owner process. See the module docstring."""
@@ -126,6 +130,10 @@ class LiveTable(TableRoom):
         self.chance_ready: float | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
+        self._told_turns: set[int] = set()
+        """The seats whose current turn was told to their absent person (:meth:`_tell_absent_turns`)."""
+        self._told_away: set[int] = set()
+        """The away seats told once that a stand-in plays for them (until they are back)."""
 
     # ------------------------------------------------------------------ reading
 
@@ -533,6 +541,31 @@ class LiveTable(TableRoom):
         self.replan()  # first: the turn timer just started is part of what everyone is told
         self.broadcast()
         self._reveal()
+        self._tell_absent_turns()
+
+    def _tell_absent_turns(self) -> None:
+        """The turns that have just reached a person with no connection to the table: tell each
+        once (:meth:`OwnerSite.turn_waits`); an away person only at their first turn while away."""
+        pending = set(self._must_act())
+        self._told_turns &= pending
+        for seat in sorted(pending - self._told_turns):
+            self._told_turns.add(seat)
+            place = self.seats[seat]
+            if place.kind != SeatKind.HUMAN:
+                continue
+            if self.seat_online(seat):  # their page is open: it tells them itself
+                self._told_away.discard(seat)
+                continue
+            if not place.away:
+                self._told_away.discard(seat)
+            elif seat in self._told_away:
+                continue
+            else:
+                self._told_away.add(seat)
+            try:
+                self.site.turn_waits(self, seat, place.away)
+            except Exception:  # telling must never fail the action that made the turn
+                log.exception("table %s: telling seat %d of its turn failed", self.code, seat)
 
     def _must_act(self) -> list[int]:
         """The seats the game waits for (not a seat that merely may still change its bid)."""
