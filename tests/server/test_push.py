@@ -90,7 +90,7 @@ class FakePushService:
 
     async def start(self) -> FakePushService:
         async def push(request: web.Request) -> web.Response:
-            self.received.append((request.path, dict(request.headers), await request.read()))
+            self.received.append((request.path, {k.lower(): v for k, v in request.headers.items()}, await request.read()))
             if request.path.startswith("/gone/"):
                 return web.Response(status=410)
             if request.path.startswith("/broken/"):
@@ -271,8 +271,8 @@ def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_se
     assert before == 1 and len(service.to("/push/bob")) == 1, "exactly one push, for the turn nobody could see"
     assert service.to("/push/ann") == [], "Ann's page was open at each of her turns"
     _path, headers, body = service.to("/push/bob")[0]
-    check_vapid(headers["Authorization"], f"http://127.0.0.1:{service.port}", key)
-    assert headers["Content-Encoding"] == "aes128gcm" and int(headers["TTL"]) > 0
+    check_vapid(headers["authorization"], f"http://127.0.0.1:{service.port}", key)
+    assert headers["content-encoding"] == "aes128gcm" and int(headers["ttl"]) > 0
     message = browsers["bob"].decrypt(body)
     assert message == {"title": "Оу-хелл", "body": f"Ваш ход за столом {code}", "url": f"/t/{code}",
                        "tag": f"ohhell-turn-{code}"}, "the table and the turn: nothing of the game"

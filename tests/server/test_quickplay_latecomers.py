@@ -22,6 +22,7 @@ from wsclient import Client
 from conftest import LiveServer, run_async
 from ohhell.errors import OhHellError
 from ohhell.game import Phase
+from ohhell.i18n import level_name
 from ohhell.record import replay
 from ohhell.rules import preset
 from ohhell.server.community.quickplay import QuickPlay
@@ -32,6 +33,7 @@ from ohhell.server.storage import quickplay as pool
 from ohhell.server.storage.kinds import SeatKind, TableStatus
 from ohhell.server.storage.store import Store
 
+BASIC = level_name("basic")
 SCHEMA = json.loads(resources.files("ohhell").joinpath("schema/record-1.json").read_text())
 
 
@@ -107,7 +109,7 @@ def test_a_later_request_is_promised_a_bots_seat_and_takes_it_at_the_next_hand(t
         ticket, late = await quick.join("Bob", "classic", 3, "basic")
         assert ticket is None, "a latecomer takes a seat rather than waiting"
         assert late.status == pool.SEATED and late.later and late.code == seated.code and late.token
-        assert late.seat in (1, 2) and late.bot == f"Bot {late.seat + 1} (Basic)"
+        assert late.seat in (1, 2) and late.bot == f"Bot {late.seat + 1} ({BASIC})"
         assert late.to_json()["later"] is True and "ticket" not in late.to_json()
         seat = late.seat
         assert table.seats[seat].kind == SeatKind.BOT, "not mid-hand: the bot finishes the hand"
@@ -136,7 +138,7 @@ def test_a_later_request_is_promised_a_bots_seat_and_takes_it_at_the_next_hand(t
         assert [(c.seat, c.hand, c.token_hash) for c in table.settings.seat_changes if c.name == "Bob"] == [
             (seat, 1, None)]
         history = table.record()["seat_history"]
-        assert {"seat": seat, "from_hand": 0, "name": f"Bot {seat + 1} (Basic)"} in history
+        assert {"seat": seat, "from_hand": 0, "name": f"Bot {seat + 1} ({BASIC})"} in history
         assert {"seat": seat, "from_hand": 1, "name": "Bob"} in history
         jsonschema.validate(table.record(), SCHEMA)
         reloaded = await asyncio.to_thread(store.load_table, seated.code)
@@ -234,7 +236,7 @@ def test_a_latecomer_watches_then_is_seated_over_the_websocket(live_server: Live
     jsonschema.validate(record, SCHEMA)
     assert replay(record)["complete"]
     assert record["names"][seat] == "Bob"
-    assert record["seat_history"] == [{"seat": seat, "from_hand": 0, "name": f"Bot {seat + 1} (Basic)"},
+    assert record["seat_history"] == [{"seat": seat, "from_hand": 0, "name": f"Bot {seat + 1} ({BASIC})"},
                                       {"seat": seat, "from_hand": 1, "name": "Bob"}]
 
 
