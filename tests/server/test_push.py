@@ -19,18 +19,18 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
-from wsclient import Client, create_table, join_table
+from wsclient import Client, create_table
 
 from conftest import LiveServer, run_async, start_server
 
 pytest.importorskip("pywebpush")
 
-from aiohttp import web  # noqa: E402  (pywebpush brings aiohttp)
-from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec, utils  # noqa: E402
+from aiohttp import web
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, utils
 
-from ohhell.server.community.push import load_or_make_keys, parse_subscription, push_subscriptions  # noqa: E402
-from ohhell.server.storage.store import Store  # noqa: E402
+from ohhell.server.community.push import load_or_make_keys, parse_subscription, push_subscriptions
+from ohhell.server.storage.store import Store
 
 
 def b64url(raw: bytes) -> str:
@@ -90,7 +90,8 @@ class FakePushService:
 
     async def start(self) -> FakePushService:
         async def push(request: web.Request) -> web.Response:
-            self.received.append((request.path, {k.lower(): v for k, v in request.headers.items()}, await request.read()))
+            headers = {key.lower(): value for key, value in request.headers.items()}
+            self.received.append((request.path, headers, await request.read()))
             if request.path.startswith("/gone/"):
                 return web.Response(status=410)
             if request.path.startswith("/broken/"):
@@ -234,9 +235,9 @@ def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_se
             ann = await Client(push_server.ws_url, code, ann_token).connect()
             bob_token = (await http.post(f"/api/tables/{code}/join", json={"name": "Bob"})).json()["token"]
             for name, token in (("ann", ann_token), ("bob", bob_token), ("gone", bob_token), ("broken", bob_token)):
-                answer = await http.post("/api/push/subscription?lang=ru" if name == "bob" else "/api/push/subscription",
-                                         json={"subscription": browsers[name].subscription(), "table": code,
-                                               "token": token})
+                path = "/api/push/subscription?lang=ru" if name == "bob" else "/api/push/subscription"
+                body = {"subscription": browsers[name].subscription(), "table": code, "token": token}
+                answer = await http.post(path, json=body)
                 assert answer.status_code == 200, answer.text
         await ann.wait_for(lambda: ann.state.get("table", {}).get("status") == "playing")
         bob_seat = 1

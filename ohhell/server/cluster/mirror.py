@@ -273,8 +273,8 @@ class TableMirror(TableRoom):
         return answer.seat, answer.token
 
     async def take_bot_seat(self, name: str) -> tuple[int, str]:
-        answer = await self.forwarder.forward(self, Command(self.code, "latecomer", None, current_language(), None, None,
-                                                            {"name": name}))
+        command = Command(self.code, "latecomer", None, current_language(), None, None, {"name": name})
+        answer = await self.forwarder.forward(self, command)
         assert isinstance(answer, Joined), answer
         return answer.seat, answer.token
 

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import Column, Float, Integer, String, Table, Text, delete, or_, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
 
 from ohhell.i18n import _
 from ohhell.server.community.accounts import seat_links
@@ -207,7 +208,7 @@ def subscriptions_of(conn: Connection, table_id: str, seat: int, token_hash: str
     """The browsers of the person at ``seat`` of ``table_id``: their seat token's, and their
     account's if the seat is linked to one."""
     accounts = select(seat_links.c.account_id).where(seat_links.c.table_id == table_id, seat_links.c.seat == seat)
-    mine = push_subscriptions.c.account_id.in_(accounts)
+    mine: ColumnElement[bool] = push_subscriptions.c.account_id.in_(accounts)
     if token_hash is not None:
         mine = or_(mine, push_subscriptions.c.token_hash == token_hash)
     return [Subscription(row.endpoint, row.p256dh, row.auth, row.account_id, row.token_hash, row.language)

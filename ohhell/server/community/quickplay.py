@@ -30,6 +30,7 @@ and token into their ticket; each page reads its own, through whichever process 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 import time
@@ -47,9 +48,9 @@ from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES, MU, rating_f
 from ohhell.server.live.manager import OPEN, TableManager
 from ohhell.server.live.room import bot_name
 from ohhell.server.live.seats import TIMER_MODES
-from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage import quickplay as pool
 from ohhell.server.storage.errors import Conflict, StoreError
+from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage.quickplay import OpenTable, Ticket
 from ohhell.server.storage.store import Store
 
@@ -214,9 +215,9 @@ class QuickPlay:
                 levels = {seat.index: seat.bot_level or "" for seat in table.seats}  # the seat may be theirs at once
                 seat, token = await table.take_bot_seat(name)
             except OhHellError:  # the owner has none to give (any more): not offered again
-                await self.store.write(lambda conn: pool.close_table(conn, table_id))
+                await self.store.write(functools.partial(pool.close_table, table_id=table_id))
                 continue
-            await self.store.write(lambda conn: pool.seat_given(conn, table_id))
+            await self.store.write(functools.partial(pool.seat_given, table_id=table_id))
             return Answer(pool.SEATED, code=table_id, seat=seat, token=token, later=True,
                           bot=bot_name(seat, levels.get(seat, "")))
         return None
