@@ -58,7 +58,8 @@ def test_the_service_worker_shows_a_push_as_a_notification(server: ServerProcess
                                                    "data": json.dumps(message)})
     shown = poll(page, """async () => {
         const list = await (await navigator.serviceWorker.ready).getNotifications();
-        return list.length ? list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })) : null;
+        const shown = (n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url });
+        return list.length ? list.map(shown) : null;
     }""")
     assert shown == [{"title": "Oh Hell", "body": "Your turn at table ABC234", "tag": "ohhell-turn-ABC234",
                       "url": "/t/ABC234"}]
