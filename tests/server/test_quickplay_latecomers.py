@@ -160,6 +160,12 @@ def test_a_signed_in_latecomer_takes_a_seat_only_within_the_tables_rating_band(t
         clock[0] += 10.0
         seated = await quick.poll(ann)
         assert seated.code is not None
+        table = quick.tables.owned(seated.code)
+        assert table is not None
+        nobody, waits = await quick.join("Dee", "classic", 3, "basic")
+        assert nobody is not None and waits.status == pool.WAITING, "a game nobody is at is not offered"
+        await quick.leave(nobody)
+        await table.attach(Watcher(), None, "Rail")  # type: ignore[arg-type]
         listed = await asyncio.to_thread(lambda: pool.open_tables(store.engine.connect(), "classic", 3, 0.0))
         assert [(t.table_id, t.low, t.high, t.bot_seats) for t in listed] == [(seated.code, 1500.0, 1500.0, 2)]
         far, answer = await quick.join("Cal", "classic", 3, "basic", account="acc-cal", rating=2000.0)
@@ -240,36 +246,42 @@ def test_a_latecomer_watches_then_is_seated_over_the_websocket(live_server: Live
                                       {"seat": seat, "from_hand": 1, "name": "Bob"}]
 
 
-def test_a_latecomers_part_game_is_not_rated_for_them(sqlite_url: str) -> None:
+def test_a_latecomers_part_game_is_not_rated_for_them(live_server: LiveServer) -> None:
     """docs/accounts.md: the newcomer's seat is not linked to their account; the game is rated
     for the others, the seat counting as a guest's (a newcomer held fixed)."""
-    from accounts_helpers import Browser, app_client
+    from accounts_helpers import Browser
     from sqlalchemy import create_engine, select
 
     from ohhell.server.community.accounts import seat_links
 
-    with app_client(sqlite_url) as site:
-        bea = Browser(site)
-        bea.signup("Bea")
-        ann = Browser(site)
-        ann.signup("Ann")
-        started = ann.post("/api/quickplay", {"players": 3})
-        assert started.status_code == 200, started.text
-        ticket = started.json()["ticket"]
-        code = None
-        for _attempt in range(150):  # the countdown (10 s), then the bots fill the table
-            answer = ann.post("/api/quickplay/poll", {"ticket": ticket}).json()
-            if answer["status"] == "seated":
-                code = answer["code"]
-                break
-            time.sleep(0.1)
-        assert code is not None
-        late = bea.post("/api/quickplay", {"players": 3})
-        assert late.status_code == 200, late.text
-        body = late.json()
-        assert body["later"] is True and body["code"] == code and "ticket" not in body
-        engine = create_engine(sqlite_url)
-        with engine.connect() as conn:
-            links = conn.execute(select(seat_links.c.seat).where(seat_links.c.table_id == code)).scalars().all()
-        engine.dispose()
-        assert body["seat"] not in links and links == [0]
+    bea = Browser(live_server.url)
+    bea.signup("Bea")
+    ann = Browser(live_server.url)
+    ann.signup("Ann")
+    started = ann.post("/api/quickplay", {"players": 3})
+    assert started.status_code == 200, started.text
+    ticket = started.json()["ticket"]
+    seated: dict[str, Any] = {}
+    for _attempt in range(150):  # the countdown (10 s), then the bots fill the table
+        answer = ann.post("/api/quickplay/poll", {"ticket": ticket}).json()
+        if answer["status"] == "seated":
+            seated = answer
+            break
+        time.sleep(0.1)
+    code = seated["code"]
+
+    async def scenario() -> Any:
+        here = await Client(live_server.ws_url, code, seated["token"]).connect()  # Ann is at her table
+        late = await asyncio.to_thread(bea.post, "/api/quickplay", {"players": 3})
+        await here.close()
+        return late
+
+    late = run_async(scenario())
+    assert late.status_code == 200, late.text  # type: ignore[attr-defined]
+    body = late.json()  # type: ignore[attr-defined]
+    assert body["later"] is True and body["code"] == code and "ticket" not in body
+    engine = create_engine(live_server.database)
+    with engine.connect() as conn:
+        links = conn.execute(select(seat_links.c.seat).where(seat_links.c.table_id == code)).scalars().all()
+    engine.dispose()
+    assert body["seat"] not in links and links == [0]

@@ -199,8 +199,8 @@ class QuickPlay:
 
     async def late_seat(self, name: str, family: str, players: int, rating: float | None) -> Answer | None:
         """A bot's seat promised at a running quick-play game of this family and number of
-        players (the newest that has one, and, for a signed-in player, whose rating band fits:
-        :data:`BAND`), or ``None``."""
+        players (the newest that has one, someone is at, and, for a signed-in player, whose
+        rating band fits: :data:`BAND`), or ``None``."""
         now = self.clock()
         found: list[OpenTable] = await self._read(pool.open_tables, family, players, now - PLAYING_WINDOW)
         for candidate in found:
@@ -209,6 +209,8 @@ class QuickPlay:
                 continue
             table_id = candidate.table_id
             table = await self.tables.get(table_id)
+            if table is not None and table.paused:
+                continue  # nobody is there now (everyone left): not a game to join; they may come back
             try:
                 if table is None or table.status != TableStatus.PLAYING:
                     raise OhHellError(_("there is no bot's seat to take at this table"))
