@@ -289,3 +289,38 @@ def test_a_turn_with_no_open_connection_pushes_once_and_an_open_one_none(push_se
         kept = sorted(row.endpoint for row in conn.execute(select(push_subscriptions.c.endpoint)))
     engine.dispose()
     assert kept == sorted(browsers[name].endpoint for name in ("ann", "bob", "broken"))
+
+
+def test_the_owner_tells_an_absent_persons_turn_once_and_once_only_while_away(tmp_path: Any) -> None:
+    """The hook Web Push hangs on (``LiveTable._tell_absent_turns`` → ``TableManager.on_turn``):
+    each turn of a person with no connection once; once they are away (a stand-in plays), only
+    their first turn; none for a seat whose page is open."""
+    from test_quickplay_latecomers import Watcher, until
+
+    from ohhell.rules import preset
+    from ohhell.server.config import ServerConfig
+    from ohhell.server.live.manager import TableManager
+
+    async def main() -> list[tuple[int, bool, int]]:
+        url = f"sqlite:///{tmp_path / 'ohhell.db'}"
+        store = Store(url)
+        store.start()
+        tables = TableManager(store, ServerConfig.fast(database=url, bot_delay=0.01, leave_grace=30.0))
+        told: list[tuple[int, bool, int]] = []
+        tables.on_turn.append(lambda table, seat, away: told.append((seat, away, table.version)))
+        try:
+            table, _token = await tables.create(preset("classic", players=3), "Ann", ["basic", "basic"], 0.0)
+            await table.attach(Watcher(), None, "Rail")  # type: ignore[arg-type]  (a game nobody watches pauses)
+            await until(lambda: bool(told))
+            await asyncio.sleep(0.3)
+            assert told == [(0, False, told[0][2])], "Ann's turn, told once: the game waits for her"
+            table._check_left(0)  # her grace is over: a stand-in plays her turns from now on
+            await until(lambda: len(table.state.finished_hands) >= 2, timeout=60)
+            return told
+        finally:
+            tables.close()
+            store.close()
+
+    told = asyncio.run(main())
+    assert [(seat, away) for seat, away, _version in told] == [(0, False), (0, True)]
+    assert not any(seat != 0 for seat, _away, _version in told), "bots' seats are never told"
