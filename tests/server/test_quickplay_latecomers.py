@@ -117,6 +117,11 @@ def test_a_later_request_is_promised_a_bots_seat_and_takes_it_at_the_next_hand(t
         assert table.public_info()["promised"] == [{"seat": seat, "name": "Bob"}]
         stored = await asyncio.to_thread(store.load_table_row, seated.code)
         assert stored is not None and stored.settings["seat_changes"][0]["hand"] is None  # saved before shown
+        item = await asyncio.to_thread(store.load_table, seated.code)  # a restart keeps the promise
+        assert item is not None
+        rebuilt = quick.tables.rebuild(item)
+        assert rebuilt.promised_seat(late.token) == seat and rebuilt.seats[seat].kind == SeatKind.BOT
+        rebuilt.close()
         # Cid is promised the other bot's seat; Dan finds none left and waits in the pool.
         _cid, cid = await quick.join("Cid", "classic", 3, "basic")
         assert cid.later and {cid.seat, seat} == {1, 2}
