@@ -1,7 +1,7 @@
 """The Starlette application, the composition root: it builds the site (:class:`~ohhell.server.
 web.site.Site`), hooks the community to its tables, and serves every routes module's ``ROUTES``
 (``ohhell.server.web.routes``: the pages, the tables, the scoresheets, operations, accounts,
-events, friends) and the WebSocket (``docs/protocol.md``).
+events, friends, Web Push) and the WebSocket (``docs/protocol.md``).
 
 HTTP (JSON) for what happens once — creating a table, taking a seat, the scorekeeper,
 exporting a record — and one WebSocket per open page for the game itself.
@@ -21,14 +21,25 @@ from starlette.types import ASGIApp
 
 from ohhell.server.config import ServerConfig
 from ohhell.server.web.http import EXCEPTION_HANDLERS, RequestLanguage
-from ohhell.server.web.routes import accounts, events, friends, ops, pages, quickplay, sheets, sheets_sync, tables
+from ohhell.server.web.routes import (
+    accounts,
+    events,
+    friends,
+    ops,
+    pages,
+    push,
+    quickplay,
+    sheets,
+    sheets_sync,
+    tables,
+)
 from ohhell.server.web.security import SecurityHeadersMiddleware
 from ohhell.server.web.site import Site, install_community
 from ohhell.server.ws.endpoint import KeepServerSend, websocket_endpoint
 
 log = logging.getLogger("ohhell.server")
 
-ROUTE_MODULES: Final = (pages, tables, quickplay, sheets, sheets_sync, ops, accounts, events, friends)
+ROUTE_MODULES: Final = (pages, tables, quickplay, sheets, sheets_sync, ops, accounts, events, friends, push)
 """Every module of HTTP routes; the app serves the ``ROUTES`` of each."""
 
 GC_THRESHOLDS: Final = (50_000, 2, 10)

@@ -67,6 +67,9 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a WebSocket (a site reached under
     several names); see :mod:`ohhell.server.web.security`."""
+    push_loopback: bool = False
+    """Accept Web Push subscriptions whose push service is at ``http://127.0.0.1`` (the tests'
+    fake push service); real push services are reached over https only."""
     # -- bots -------------------------------------------------------------------------------
     bot_commands: dict[str, str] = field(default_factory=dict)
     """Extra bot levels the operator registered: name -> ``cmd:PROGRAM`` (never from the web)."""

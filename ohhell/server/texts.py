@@ -109,6 +109,10 @@ CLIENT_TEXTS: Final[dict[str, str]] = {
     # -- the table
     "table_code": N_("Table %(code)s"),
     "spectating": N_("You are watching. You see no one's cards."),
+    "latecomer_note": N_("At the next hand you take the seat of %(name)s. "
+                         "Until then you watch; you see no one's cards."),
+    "latecomer_join": N_("The game is on: you take a bot's seat at the start of the next hand."),
+    "latecomers_setting": N_("People who come later take a bot's seat at the next hand"),
     "hand_of": N_("Hand %(n)d of %(count)d"),
     "hand_open": N_("Hand %(n)d"),
     "cards_each": N_("%(n)d cards each"),

@@ -45,6 +45,10 @@ class Recorder:
         self.calls.append(("join", name, seat_wanted))
         return 2, "secret"
 
+    async def take_bot_seat(self, name: str) -> tuple[int, str]:
+        self.calls.append(("take_bot_seat", name))
+        return 1, "later"
+
 
 def run(kind: str, data: dict[str, Any], allowed: Any = None) -> tuple[Recorder, Joined | None]:
     table = Recorder()
@@ -65,7 +69,9 @@ def test_each_command_reaches_its_table_method() -> None:
     assert run("contribute", {"hand": 3, "value": "ab"})[0].calls == [("contribute", 3, "ab")]
     table, joined = run("join", {"name": "Ann", "seat": 2})
     assert table.calls == [("join", "Ann", 2)] and joined == Joined(2, "secret")
-    assert set(COMMANDS) == {"act", "chat", "react", "start", "back", "rematch", "contribute", "join"}
+    table, joined = run("latecomer", {"name": "Bob"})  # a bot's seat, at the next hand
+    assert table.calls == [("take_bot_seat", "Bob")] and joined == Joined(1, "later")
+    assert set(COMMANDS) == {"act", "chat", "react", "start", "back", "rematch", "contribute", "join", "latecomer"}
 
 
 def test_a_malformed_chat_or_reaction_is_refused_for_what_it_is_before_the_rate_limit() -> None:

@@ -24,6 +24,7 @@ from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol
 
 from ohhell.fairness import FairTable
+from ohhell.i18n import current_language
 from ohhell.rules import Rules
 from ohhell.server.cluster.messages import Answer, Command, Joined, Told, Update
 from ohhell.server.live.chat import CHAT_KEPT
@@ -116,6 +117,7 @@ class TableMirror(TableRoom):
     def detach(self, conn: Subscriber) -> None:
         conn.close()
         self.connections.discard(conn)
+        self.newcomers.pop(conn, None)
         if conn.seat is not None:
             self.seats[conn.seat].connections.discard(conn)
         if not self.connections:
@@ -191,6 +193,7 @@ class TableMirror(TableRoom):
             self.status = TableStatus(event.status)
         if event.info is not None:
             self.info = event.info
+        self.seat_newcomers()  # a latecomer's seat is theirs now: they reconnect to it
         self.broadcast()
 
     async def catch_up(self) -> None:
@@ -204,6 +207,7 @@ class TableMirror(TableRoom):
         if row is not None:
             self.status, self.settings = TableStatus(row.status), TableSettings.from_json(row.settings)
         await self.reload_seats()
+        self.seat_newcomers()
 
     async def reload_seats(self) -> None:
         """The seats as stored (the owner writes them before it shows them)."""
@@ -265,6 +269,12 @@ class TableMirror(TableRoom):
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]:
         answer = await self.forwarder.forward(self, Command(self.code, "join", None, "en", None, None,
                                                             {"name": name, "seat": seat_wanted}))
+        assert isinstance(answer, Joined), answer
+        return answer.seat, answer.token
+
+    async def take_bot_seat(self, name: str) -> tuple[int, str]:
+        command = Command(self.code, "latecomer", None, current_language(), None, None, {"name": name})
+        answer = await self.forwarder.forward(self, command)
         assert isinstance(answer, Joined), answer
         return answer.seat, answer.token
 

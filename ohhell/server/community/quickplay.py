@@ -12,6 +12,14 @@ second (:meth:`QuickPlay.poll`). Each ask tries to form a game from the pool
 * when nobody else has come by the longest waiter's deadline (:data:`WAIT`, a countdown on the
   page), whoever waits is seated, and bots of the longest waiter's level take the other seats.
 
+**Latecomers.** Quick play's tables take latecomers (:attr:`~ohhell.server.live.seats.TableSettings.latecomers`):
+a table made with bots is listed (``ohhell_quickplay_tables``) while its game is on, and a later
+request of the same family and number of players is promised one of its bots' seats rather than
+waiting (:meth:`QuickPlay.join`) — for a signed-in player only at a table whose players' ratings
+are within :data:`BAND` of theirs. The bot finishes the hand in progress; the seat is the
+latecomer's from the start of the next (:meth:`~ohhell.server.live.owner.LiveTable.take_bot_seat`,
+done by the table's owner process, wherever the request came in).
+
 The pool is in the database (``storage/quickplay.py``), so every process of a site sees it, and
 a group is taken in one transaction that claims every ticket of it only if each still waits: of
 two processes forming groups at once, one takes them, the other none (and tries again at the next
@@ -22,6 +30,7 @@ and token into their ticket; each page reads its own, through whichever process 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 import time
@@ -37,10 +46,12 @@ from ohhell.rules import PRESETS, Rules, preset
 from ohhell.server.community.accounts import accounts, seat_links
 from ohhell.server.community.ratings import FAMILIES, FAMILY_NAMES, MU, rating_family
 from ohhell.server.live.manager import OPEN, TableManager
+from ohhell.server.live.room import bot_name
 from ohhell.server.live.seats import TIMER_MODES
 from ohhell.server.storage import quickplay as pool
 from ohhell.server.storage.errors import Conflict, StoreError
-from ohhell.server.storage.quickplay import Ticket
+from ohhell.server.storage.kinds import TableStatus
+from ohhell.server.storage.quickplay import OpenTable, Ticket
 from ohhell.server.storage.store import Store
 
 WAIT: Final = 10.0
@@ -51,7 +62,12 @@ ABANDONED: Final = 30.0
 """A ticket claimed this many seconds ago and still not seated goes back to the pool (the process
 that claimed it stopped before it made the table; making one takes well under a second)."""
 PLAYING_WINDOW: Final = 3 * 3600.0
-"""The lobby's "playing" counts people at tables whose game started within this many seconds."""
+"""The lobby's "playing" counts people at tables whose game started within this many seconds
+(and a latecomer is offered only a table made within it)."""
+BAND: Final = 300.0
+"""A signed-in latecomer takes a bot's seat only at a table whose signed-in players' ratings
+(when it was made) are all within this of theirs (about two newcomers' steps: a game still fair
+to both sides; otherwise they wait for a game of their own)."""
 
 FAMILY_PRESETS: Final[dict[str, str]] = {
     "classic": "classic", "bid-squared": "german-bridge", "secret-bids": "boerenbridge", "7-truf": "7-truf",
@@ -125,7 +141,8 @@ def choose_group(tickets: Sequence[Ticket], players: int, now: float) -> list[Ti
 @dataclass(frozen=True)
 class Answer:
     """What a ticket's page is told: still waiting (with the seconds left and how many wait
-    with it), or its seat."""
+    with it), or its seat (``later``: a bot's seat at a game being played, theirs from the next
+    hand; ``bot`` names it)."""
 
     status: str
     seconds_left: float = 0.0
@@ -133,11 +150,15 @@ class Answer:
     code: str | None = None
     seat: int | None = None
     token: str | None = None
+    later: bool = False
+    bot: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status}
         if self.status == pool.SEATED:
             out.update(code=self.code, seat=self.seat, token=self.token)
+            if self.later:
+                out.update(later=True, bot=self.bot)
         else:
             out.update(seconds_left=round(self.seconds_left, 1), waiting=self.waiting)
         return out
@@ -160,16 +181,48 @@ class QuickPlay:
         return await asyncio.to_thread(run)
 
     async def join(self, name: str, family: str, players: int, level: str, account: str | None = None,
-                   rating: float | None = None) -> tuple[str, Answer]:
-        """Enter the pool; the ticket and the first answer (already a seat, if a game formed)."""
+                   rating: float | None = None) -> tuple[str | None, Answer]:
+        """A bot's seat at a game of this kind being played (no ticket: the answer is the seat),
+        or else a place in the pool: the ticket and the first answer (already a seat, if a
+        game formed)."""
         family_rules(family, players)
         if level not in self.tables.levels:
             raise QuickPlayError(_("there is no bot called %(name)s here") % {"name": level})
+        late = await self.late_seat(name, family, players, rating)
+        if late is not None:
+            return None, late
         ticket = secrets.token_urlsafe(24)
         now = self.clock()
         entry = Ticket(ticket_key(ticket), now, now + self.wait, family, players, level, name, account, rating)
         await self.store.write(lambda conn: pool.add(conn, entry, now))
         return ticket, await self.poll(ticket)
+
+    async def late_seat(self, name: str, family: str, players: int, rating: float | None) -> Answer | None:
+        """A bot's seat promised at a running quick-play game of this family and number of
+        players (the newest that has one, someone is at, and, for a signed-in player, whose
+        rating band fits: :data:`BAND`), or ``None``."""
+        now = self.clock()
+        found: list[OpenTable] = await self._read(pool.open_tables, family, players, now - PLAYING_WINDOW)
+        for candidate in found:
+            if rating is not None and candidate.low is not None and candidate.high is not None \
+                    and not candidate.low - BAND <= rating <= candidate.high + BAND:
+                continue
+            table_id = candidate.table_id
+            table = await self.tables.get(table_id)
+            if table is not None and table.paused:
+                continue  # nobody is there now (everyone left): not a game to join; they may come back
+            try:
+                if table is None or table.status != TableStatus.PLAYING:
+                    raise OhHellError(_("there is no bot's seat to take at this table"))
+                levels = {seat.index: seat.bot_level or "" for seat in table.seats}  # the seat may be theirs at once
+                seat, token = await table.take_bot_seat(name)
+            except OhHellError:  # the owner has none to give (any more): not offered again
+                await self.store.write(functools.partial(pool.close_table, table_id=table_id))
+                continue
+            await self.store.write(functools.partial(pool.seat_given, table_id=table_id))
+            return Answer(pool.SEATED, code=table_id, seat=seat, token=token, later=True,
+                          bot=bot_name(seat, levels.get(seat, "")))
+        return None
 
     async def leave(self, ticket: str) -> bool:
         """Leave the pool (while waiting); whether the ticket was waiting."""
@@ -202,6 +255,7 @@ class QuickPlay:
         def take(conn: Any) -> list[Ticket] | None:
             pool.drop_stale(conn, now - STALE)
             pool.release_abandoned(conn, now - ABANDONED)
+            pool.forget_tables(conn, now - PLAYING_WINDOW)
             group = choose_group(pool.waiting(conn, family, players, now - STALE), players, now)
             if group is None:
                 return None
@@ -226,7 +280,7 @@ class QuickPlay:
         extra = {"rated": True, "quickplay": {"family": rating_family(rules)}}
         try:
             table = await self.tables.create_seated(rules, [OPEN] * len(group) + bots, TIMER_MODES["relaxed"],
-                                                    extra=extra)
+                                                    extra=extra, latecomers=True)
             seated = [(ticket, *await table.join(ticket.name, index)) for index, ticket in enumerate(group)]
         except (OhHellError, StoreError):
             # Put them back in the pool: the next ask tries again.
@@ -236,8 +290,13 @@ class QuickPlay:
         code = table.code
 
         now = self.clock()
+        ratings = [ticket.rating for ticket in group if ticket.account is not None and ticket.rating is not None]
+        listed = OpenTable(code, now, group[0].family, group[0].players, min(ratings, default=None),
+                           max(ratings, default=None), len(bots))
 
         def write(conn: Any) -> None:
+            if bots:  # latecomers may take the bots' seats while the game is on
+                pool.add_table(conn, listed)
             for ticket, index, token in seated:
                 pool.seat(conn, ticket.id, code, index, token)
                 # (an account deleted while it waited has no seat to link)

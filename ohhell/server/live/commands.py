@@ -17,9 +17,10 @@ from ohhell.server.live.room import TableRoom
 from ohhell.server.live.subscriber import Sender
 from ohhell.server.wire.protocol import ClientMessage, ProtocolError
 
-COMMANDS: Final = ("act", "chat", "react", "start", "back", "rematch", "contribute", "join")
-"""The requests :func:`perform` carries out (``join`` only from another process: a person
-takes a seat over HTTP, which a process that does not own the table forwards)."""
+COMMANDS: Final = ("act", "chat", "react", "start", "back", "rematch", "contribute", "join", "latecomer")
+"""The requests :func:`perform` carries out (``join`` and ``latecomer`` only from another process:
+a person takes a seat, or is promised a bot's, over HTTP, which a process that does not own the
+table forwards)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,9 @@ async def perform(table: TableRoom, sender: Sender, command: ClientMessage,
         await table.contribute(sender, data.get("hand"), data.get("value"), message_id)
     elif kind == "join":
         seat, token = await table.join(str(data.get("name")), _seat_wanted(data))
+        return Joined(seat, token)
+    elif kind == "latecomer":
+        seat, token = await table.take_bot_seat(str(data.get("name")))
         return Joined(seat, token)
     else:
         raise ProtocolError("unknown-type", message_id=message_id)

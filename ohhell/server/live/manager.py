@@ -67,6 +67,9 @@ class TableManager:
         """Called with each table whose game has just ended (its last action committed): rate
         it, score it for an event… A coroutine function's call runs as a task of its own."""
         self._listening: set[asyncio.Task[Any]] = set()
+        self.on_turn: list[Callable[[LiveTable, int, bool], None]] = []
+        """Called when the turn reaches a person's seat with no connection to the table (and
+        whether they are away): Web Push tells them. Each must return at once (it may start a task)."""
 
     def use(self, peers: Peers) -> None:
         """Be one process of a site of several (before :meth:`load`)."""
@@ -163,6 +166,14 @@ class TableManager:
             except Exception:
                 log.exception("table %s: a listener of finished games failed", table.code)
 
+    def turn_waits(self, table: LiveTable, seat: int, away: bool) -> None:
+        """Tell the :attr:`on_turn` listeners that the turn waits for an absent person."""
+        for listener in self.on_turn:
+            try:
+                listener(table, seat, away)
+            except Exception:
+                log.exception("table %s: a listener of turns failed", table.code)
+
     def _listener_done(self, task: asyncio.Task[Any]) -> None:
         self._listening.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -212,11 +223,12 @@ class TableManager:
 
     async def create(self, rules: Rules, name: str, others: Sequence[str], timer: float,
                      stand_in: str | None = None, deals: dict[str, Any] | None = None,
-                     extra: dict[str, Any] | None = None) -> tuple[LiveTable, str]:
+                     extra: dict[str, Any] | None = None, latecomers: bool = False) -> tuple[LiveTable, str]:
         """A new table: seat 0 is its creator (``name``); ``others`` gives every other seat:
         ``"open"`` for a person to join, or a bot level. ``deals`` names its deal source
         (:func:`ohhell.server.live.deals.deal_source`; default: random), ``extra`` what other parts
-        of the server keep with it. Returns the table and the creator's token."""
+        of the server keep with it; ``latecomers``: a person who comes once the game is on may
+        take a bot's seat at the next hand. Returns the table and the creator's token."""
         if len(others) != rules.players - 1:
             raise OhHellError(_("%(n)d players need %(m)d other seats") % {"n": rules.players, "m": rules.players - 1})
         try:
@@ -234,12 +246,13 @@ class TableManager:
         seats += [Seat(i + 1, SeatKind.OPEN) if level == OPEN else Seat(i + 1, SeatKind.BOT, level)
                   for i, level in enumerate(others)]
         settings = TableSettings(timer=timer, host=0, stand_in=stand_in, deals=dict(deals or {"kind": FAIR}),
-                                 extra=dict(extra or {}))
+                                 extra=dict(extra or {}), latecomers=latecomers)
         table = await self._new_table(rules, settings, seats)
         return table, token
 
     async def create_seated(self, rules: Rules, seats: Sequence[str], timer: float, stand_in: str | None = None,
-                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> LiveTable:
+                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+                            latecomers: bool = False) -> LiveTable:
         """A new table with no creator and no host (a duplicate event's table): ``seats`` gives
         every seat, ``"open"`` for a person to join or a bot level; it starts when its last open
         seat is taken, and nobody can start it earlier (that would hand people's seats to bots)."""
@@ -256,7 +269,7 @@ class TableManager:
         places = [Seat(i, SeatKind.OPEN) if level == OPEN else Seat(i, SeatKind.BOT, level)
                   for i, level in enumerate(seats)]
         settings = TableSettings(timer=timer, host=NO_HOST, stand_in=stand_in, deals=dict(deals or {"kind": "random"}),
-                                 extra=dict(extra or {}))
+                                 extra=dict(extra or {}), latecomers=latecomers)
         return await self._new_table(rules, settings, places)
 
     async def _new_table(self, rules: Rules, settings: TableSettings, seats: list[Seat]) -> LiveTable:
@@ -280,7 +293,7 @@ class TableManager:
         returns its code."""
         seats = [Seat(seat.index, seat.kind, seat.bot_level, seat.name, seat.token_hash) for seat in table.seats]
         deals = table.settings.deals if table.settings.deals.get("kind") in ("random", FAIR) else {"kind": FAIR}
-        settings = dataclasses.replace(table.settings, next=None, deals=deals)
+        settings = dataclasses.replace(table.settings, next=None, deals=deals, seat_changes=())
         successor = await self._new_table(table.rules, settings, seats)
         return successor.code
 

@@ -58,6 +58,7 @@ from ohhell.server.live.seats import (
     PlacedBot,
     RemotePresence,
     Seat,
+    SeatChange,
     TableSettings,
     new_token,
     token_hash,
@@ -97,6 +98,10 @@ class OwnerSite(Site, Protocol):
     def maybe_unload(self, table: LiveTable) -> None:
         """Drop the table from memory after a while if nobody is connected to it."""
 
+    def turn_waits(self, table: LiveTable, seat: int, away: bool) -> None:
+        """The turn has reached ``seat``, a person's with no connection to the table (``away``: a
+        stand-in plays for them): tell them wherever else they may hear (Web Push). Must not block."""
+
 
 class LiveTable(TableRoom):
     """One table, in its owner process. See the module docstring."""
@@ -125,6 +130,10 @@ class LiveTable(TableRoom):
         self.chance_ready: float | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
+        self._told_turns: set[int] = set()
+        """The seats whose current turn was told to their absent person (:meth:`_tell_absent_turns`)."""
+        self._told_away: set[int] = set()
+        """The away seats told once that a stand-in plays for them (until they are back)."""
 
     # ------------------------------------------------------------------ reading
 
@@ -160,6 +169,7 @@ class LiveTable(TableRoom):
             "paused": self.paused,
             "next": self.settings.next,
             "fair": self.fair_public,
+            "promised": self.promises(),
         }
 
     def broadcast(self) -> None:
@@ -242,6 +252,7 @@ class LiveTable(TableRoom):
         """Forget a closed connection; a person with no connection left is away after a grace."""
         conn.close()
         self.connections.discard(conn)
+        self.newcomers.pop(conn, None)
         if conn.seat is not None:
             place = self.seats[conn.seat]
             place.connections.discard(conn)
@@ -358,6 +369,62 @@ class LiveTable(TableRoom):
             self.broadcast()
         return place.index, token
 
+    async def take_bot_seat(self, name: str) -> tuple[int, str]:
+        """Promise a latecomer the first bot's seat not promised yet; it is theirs at the start of
+        the next hand (at once if no hand is being played now). Stored before it is shown."""
+        async with self.lock:
+            state = self.state
+            promised = {change.seat for change in self.settings.promised()}
+            free = [seat for seat in self.seats if seat.kind == SeatKind.BOT and seat.index not in promised]
+            length = self.rules.schedule_length()
+            next_hand = len(state.finished_hands) + (0 if state.is_chance_node() else 1)
+            if not self.settings.latecomers or self.status != TableStatus.PLAYING or state.is_terminal():
+                raise OhHellError(_("this table does not take people after its game began"))
+            if not free or (length is not None and next_hand >= length):
+                raise OhHellError(_("there is no bot's seat to take at this table"))
+            place = free[0]
+            token = new_token()
+            change = SeatChange(place.index, name, place.bot_level or self.settings.stand_in, None, token_hash(token))
+            settings = dataclasses.replace(self.settings, seat_changes=(*self.settings.seat_changes, change))
+            await self._write(self.store.set_status(self.code, self.status, settings.to_json(), fence=self.fence))
+            self.settings = settings  # saved: now it may be shown
+            if state.is_chance_node():  # between hands: the seat is theirs now
+                await self._seat_latecomers()
+            self.replan()
+            self.broadcast()
+        return place.index, token
+
+    async def _seat_latecomers(self) -> None:
+        """Between two hands: every seat promised to a latecomer becomes theirs (its bot has
+        finished its last hand), seats and settings in one write, then shown. Their connections,
+        which watched until now, are closed: they come back with the token and sit down."""
+        hand = len(self.state.finished_hands)
+        rows: list[SeatRow] = []
+        changes: list[SeatChange] = []
+        for change in self.settings.seat_changes:
+            if change.hand is None and self.seats[change.seat].kind == SeatKind.BOT:
+                rows.append(SeatRow(change.seat, SeatKind.HUMAN, None, change.name, change.token_hash))
+                changes.append(dataclasses.replace(change, hand=hand, token_hash=None))
+            else:
+                changes.append(change)
+        if not rows:
+            return
+        settings = dataclasses.replace(self.settings, seat_changes=tuple(changes))
+        await self._write(self.store.save_table(self.code, rows, settings=settings.to_json(), fence=self.fence))
+        for row in rows:  # saved: now shown
+            place = self.seats[row.seat]
+            if place.bot is not None:
+                with contextlib.suppress(Exception):
+                    place.bot.bot.close()
+                place.bot = None
+            place.set_row(row)
+            place.away, place.timeouts, place.fallback = False, 0, False
+            self.bot_ready.pop(row.seat, None)
+            self._later(self.config.leave_grace, functools.partial(self._check_left, row.seat))
+            log.info("table %s: seat %d is %s's from hand %d", self.code, row.seat, row.name, hand + 1)
+        self.settings = settings
+        self.seat_newcomers()
+
     async def say(self, conn: Sender, text: str, message_id: Any = None) -> None:
         """A chat line (already cleaned: :func:`chat_text`) from a seat or a spectator: stored,
         then shown to everyone at the table."""
@@ -466,9 +533,39 @@ class LiveTable(TableRoom):
                 await self._write(self.store.set_status(self.code, TableStatus.FINISHED, fence=self.fence))
             self._release_bots()
             self.site.finished(self)
+        elif self.state.is_chance_node() and self.settings.promised() and self.status == TableStatus.PLAYING:
+            try:  # a hand is over: the latecomers take their seats before the next is dealt
+                await self._seat_latecomers()
+            except StoreError:  # not saved: they take them at the next chance (their bots play on)
+                log.warning("table %s: could not seat the latecomers; trying again at the next deal", self.code)
         self.replan()  # first: the turn timer just started is part of what everyone is told
         self.broadcast()
         self._reveal()
+        self._tell_absent_turns()
+
+    def _tell_absent_turns(self) -> None:
+        """The turns that have just reached a person with no connection to the table: tell each
+        once (:meth:`OwnerSite.turn_waits`); an away person only at their first turn while away."""
+        pending = set(self._must_act())
+        self._told_turns &= pending
+        for seat in sorted(pending - self._told_turns):
+            self._told_turns.add(seat)
+            place = self.seats[seat]
+            if place.kind != SeatKind.HUMAN:
+                continue
+            if self.seat_online(seat):  # their page is open: it tells them itself
+                self._told_away.discard(seat)
+                continue
+            if not place.away:
+                self._told_away.discard(seat)
+            elif seat in self._told_away:
+                continue
+            else:
+                self._told_away.add(seat)
+            try:
+                self.site.turn_waits(self, seat, place.away)
+            except Exception:  # telling must never fail the action that made the turn
+                log.exception("table %s: telling seat %d of its turn failed", self.code, seat)
 
     def _must_act(self) -> list[int]:
         """The seats the game waits for (not a seat that merely may still change its bid)."""

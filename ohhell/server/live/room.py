@@ -34,7 +34,12 @@ from ohhell.server.wire.protocol import PROTOCOL, ClientMessage, ProtocolError, 
 from ohhell.server.wire.stream import Broadcast, HandCache
 from ohhell.views import seat_view, seat_views, spectator_view
 
-__all__ = ["Site", "Subscriber", "TableRoom"]
+__all__ = ["Site", "Subscriber", "TableRoom", "bot_name"]
+
+
+def bot_name(seat: int, level: str) -> str:
+    """How a bot's seat is named (at the table, in the record)."""
+    return _("Bot %(n)d (%(level)s)") % {"n": seat + 1, "level": level_name(level)}
 
 
 class Site(Protocol):
@@ -81,6 +86,9 @@ class TableRoom(abc.ABC):
         self.chat_count = 0
         """How many chat lines the table has had (the next line's id)."""
         self.closed = False
+        self.newcomers: dict[Subscriber, int] = {}
+        """This process's connections of latecomers promised a bot's seat (:meth:`promised_seat`):
+        they watch until the seat is theirs, then are closed, and reconnect to it."""
 
     @property
     @abc.abstractmethod
@@ -134,6 +142,12 @@ class TableRoom(abc.ABC):
     async def join(self, name: str, seat_wanted: int | None = None) -> tuple[int, str]: ...
 
     @abc.abstractmethod
+    async def take_bot_seat(self, name: str) -> tuple[int, str]:
+        """Promise a latecomer a bot's seat (a table whose settings allow latecomers, whose game
+        is on): it is theirs from the start of the next hand. The seat and its secret token;
+        :class:`~ohhell.errors.OhHellError` if the table has no bot seat to give."""
+
+    @abc.abstractmethod
     async def contribute(self, conn: Sender, hand: Any, value: Any, message_id: Any = None) -> None: ...
 
     @abc.abstractmethod
@@ -151,11 +165,44 @@ class TableRoom(abc.ABC):
             if seat.kind == SeatKind.HUMAN and seat.name:
                 out.append(seat.name)
             elif seat.kind == SeatKind.BOT:
-                out.append(_("Bot %(n)d (%(level)s)")
-                           % {"n": seat.index + 1, "level": level_name(seat.bot_level or "")})
+                out.append(bot_name(seat.index, seat.bot_level or ""))
             else:
                 out.append(_("Seat %(seat)d") % {"seat": seat.index + 1})
         return out
+
+    def seat_history(self) -> list[dict[str, Any]]:
+        """Who played each seat that changed hands, from which hand on (the record's optional
+        ``seat_history``, docs/record-format.md): the bot that began it, then each latecomer."""
+        out: list[dict[str, Any]] = []
+        for change in self.settings.seat_changes:
+            if change.hand is None:
+                continue
+            if not any(entry["seat"] == change.seat for entry in out):
+                out.append({"seat": change.seat, "from_hand": 0, "name": bot_name(change.seat, change.bot)})
+            out.append({"seat": change.seat, "from_hand": change.hand, "name": change.name})
+        out.sort(key=lambda entry: (entry["seat"], entry["from_hand"]))
+        return out
+
+    def promised_seat(self, token: str) -> int | None:
+        """The bot's seat promised to the latecomer holding ``token`` (not theirs yet), if any."""
+        digest = token_hash(token)
+        for change in self.settings.promised():
+            if change.token_hash is not None and hmac.compare_digest(change.token_hash, digest):
+                return change.seat
+        return None
+
+    def promises(self) -> list[dict[str, Any]]:
+        """The seats promised to latecomers, for everyone: who takes which seat at the next hand."""
+        return [{"seat": change.seat, "name": change.name} for change in self.settings.promised()]
+
+    def seat_newcomers(self) -> None:
+        """Close the connections of latecomers whose promised seat is theirs now: they come
+        back with the same token and are let in at the seat."""
+        waiting = {change.seat for change in self.settings.promised()}
+        for conn, seat in list(self.newcomers.items()):
+            if seat not in waiting:
+                del self.newcomers[conn]
+                conn.close()
 
     def summary(self) -> dict[str, Any]:
         """The table for the lobby and the join page (public)."""
@@ -164,7 +211,8 @@ class TableRoom(abc.ABC):
                 "timer": self.settings.timer,
                 "timer_mode": self.settings.timer_mode, "names": self.names(),
                 "open_seats": [seat.index for seat in self.seats if seat.kind == SeatKind.OPEN],
-                "paused": self.paused, "game_over": self.state.is_terminal(), "next": self.settings.next}
+                "paused": self.paused, "game_over": self.state.is_terminal(), "next": self.settings.next,
+                "latecomers": self.settings.latecomers, "promised": self.promises()}
 
     def seat_of_token(self, token: str) -> int | None:
         digest = token_hash(token)
@@ -176,7 +224,11 @@ class TableRoom(abc.ABC):
     def record(self) -> dict[str, Any]:
         """The ``ohhell/1`` record of what everyone may see: the whole game once it is over,
         else the finished hands only (the hand in progress holds cards nobody may see)."""
-        return public_record(self.state, self.names())
+        record = public_record(self.state, self.names())
+        history = self.seat_history()
+        if history:
+            record["seat_history"] = history
+        return record
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -206,7 +258,8 @@ class TableRoom(abc.ABC):
                message_id: Any) -> int | None:
         """Let a connection in (``seat``: the seat its ``token`` holds, ``None`` for a spectator),
         or refuse it: a token that holds no seat, or a table with too many connections."""
-        if token and seat is None:
+        promised = self.promised_seat(token) if token and seat is None else None
+        if token and seat is None and promised is None:
             raise ProtocolError("bad-token", message_id=message_id)
         if len(self.connections) >= self.config.max_connections_per_table:
             raise ProtocolError("full", message_id=message_id)
@@ -215,6 +268,9 @@ class TableRoom(abc.ABC):
         self.connections.add(conn)
         if seat is not None:
             self.seats[seat].connections.add(conn)
+        if promised is not None:  # a latecomer: watches (a spectator's view) until the seat is theirs
+            conn.name = next(change.name for change in self.settings.promised() if change.seat == promised)
+            self.newcomers[conn] = promised
         return seat
 
     def adopt(self, conn: Subscriber) -> None:
@@ -235,6 +291,8 @@ class TableRoom(abc.ABC):
                    "host": seat is not None and seat == self.settings.host, "rules": self.rules.to_json(),
                    "rules_text": [list(pair) for pair in rules_text], "version": self.version,
                    "chat": [line.to_json() for line in self.chat], "reactions": list(REACTIONS)}
+        if conn in self.newcomers:  # a latecomer: the bot's seat they take at the next hand
+            message["next_seat"] = self.newcomers[conn]
         process = self.site.process
         if process is not None:  # which process answers (several processes behind a balancer)
             message["server"] = process

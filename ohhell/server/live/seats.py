@@ -98,6 +98,33 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class SeatChange:
+    """A bot's seat given to a person who came after the game began (quick play's
+    latecomers, :attr:`TableSettings.latecomers`): promised (``hand`` ``None``: the bot finishes
+    the hand in progress; ``token_hash`` is the person's seat secret until then), then taken at
+    the start of hand ``hand`` (0-based, the record's ``hands`` index)."""
+
+    seat: int
+    name: str
+    bot: str
+    """The level of the bot that played the seat before."""
+    hand: int | None = None
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "name": self.name, "bot": self.bot, "hand": self.hand}
+        if self.token_hash is not None:
+            out["token_hash"] = self.token_hash
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatChange:
+        hand, digest = data.get("hand"), data.get("token_hash")
+        return cls(int(data["seat"]), str(data["name"]), str(data["bot"]), None if hand is None else int(hand),
+                   None if digest is None else str(digest))
+
+
+@dataclass(frozen=True)
 class TableSettings:
     """What the creator chose besides the rules, and what the table became."""
 
@@ -110,6 +137,15 @@ class TableSettings:
     """The code of the rematch, once there is one."""
     extra: dict[str, Any] = field(default_factory=dict)
     """What other parts of the server keep with a table (a rated game, an event's table…)."""
+    latecomers: bool = False
+    """Whether a person who comes after the game began may take a bot's seat at the start of
+    the next hand (quick play's tables: on)."""
+    seat_changes: tuple[SeatChange, ...] = ()
+    """The bots' seats given to latecomers, promised and taken, in the order they were given."""
+
+    def promised(self) -> list[SeatChange]:
+        """The seat changes still to happen (at the start of the next hand)."""
+        return [change for change in self.seat_changes if change.hand is None]
 
     @property
     def timer_mode(self) -> str:
@@ -122,9 +158,15 @@ class TableSettings:
             out["next"] = self.next
         if self.extra:
             out["extra"] = self.extra
+        if self.latecomers:
+            out["latecomers"] = True
+        if self.seat_changes:
+            out["seat_changes"] = [change.to_json() for change in self.seat_changes]
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
         return cls(float(data.get("timer", 0.0)), int(data.get("host", 0)), str(data.get("stand_in", "random")),
-                   dict(data.get("deals") or {"kind": "random"}), data.get("next"), dict(data.get("extra") or {}))
+                   dict(data.get("deals") or {"kind": "random"}), data.get("next"), dict(data.get("extra") or {}),
+                   bool(data.get("latecomers", False)),
+                   tuple(SeatChange.from_json(change) for change in data.get("seat_changes") or ()))

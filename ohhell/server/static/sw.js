@@ -4,7 +4,9 @@
 // offline gets the shell (the scorekeeper then works from the sheets kept on the phone) or, for
 // a page that needs the server, the offline page. A new version served is a new worker text:
 // the browser installs it, it takes over at once and drops the old cache, and the pages reload
-// themselves once (static/js/offline.js).
+// themselves once (static/js/offline.js). It also shows the server's Web Push messages ("your
+// turn at table X", sent when no page of the player is open) and opens the table when one is
+// clicked (static/js/push.js subscribes).
 const VERSION = "{{VERSION}}";
 const PRECACHE = "{{PRECACHE}}";
 const CACHE = `ohhell-${VERSION}`;
@@ -66,4 +68,30 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(page(request));
   else if (url.pathname.startsWith("/static/")) event.respondWith(staticFile(request));
   else if (url.pathname.startsWith("/i18n/") || url.pathname === "/api/config") event.respondWith(networkFirst(request));
+});
+
+// Web Push (docs/protocol.md, "Web Push"): the message is the table and "your turn", nothing of
+// the game; showing it is required (userVisibleOnly), and a later one of the same table replaces it.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = { body: event.data ? event.data.text() : "" }; }
+  const url = typeof message.url === "string" && message.url.startsWith("/") ? message.url : "/";
+  event.waitUntil(self.registration.showNotification(message.title || "Oh Hell", {
+    body: message.body || "", tag: message.tag || "ohhell-turn", renotify: true, data: { url },
+    icon: "/static/icons/icon-192.png", badge: "/static/icons/icon-96.png",
+  }));
+});
+
+// A click: the table's page, focused if it is open in a window already, else opened.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const path = (event.notification.data && event.notification.data.url) || "/";
+  const target = new URL(path, self.location.origin);
+  if (target.origin !== self.location.origin) return; // only the site's own pages
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = windows.find((client) => new URL(client.url).pathname === target.pathname);
+    if (open && "focus" in open) return open.focus();
+    return self.clients.openWindow(target.href);
+  })());
 });

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from ohhell.server.storage.errors import Conflict
 from ohhell.server.storage.kinds import SeatKind, TableStatus
-from ohhell.server.storage.schema import game_tables, quickplay, seats
+from ohhell.server.storage.schema import game_tables, quickplay, quickplay_tables, seats
 
 WAITING: Final = "waiting"
 MATCHED: Final = "matched"
@@ -43,6 +43,20 @@ class Ticket:
     table_id: str | None = None
     seat: int | None = None
     token: str | None = None
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A running quick-play table with bots' seats a latecomer may take (a row of
+    ``ohhell_quickplay_tables``)."""
+
+    table_id: str
+    created: float
+    family: str
+    players: int
+    low: float | None
+    high: float | None
+    bot_seats: int
 
 
 def _ticket(row: object) -> Ticket:
@@ -148,3 +162,38 @@ def playing_count(conn: Connection, updated_since: float) -> int:
         and_(game_tables.c.status == TableStatus.PLAYING, seats.c.kind == SeatKind.HUMAN,
              game_tables.c.updated >= updated_since))
     return int(conn.execute(query).scalar() or 0)
+
+
+def add_table(conn: Connection, table: OpenTable) -> None:
+    """A quick-play table that takes latecomers, just made."""
+    conn.execute(insert(quickplay_tables).values(
+        table_id=table.table_id, created=table.created, family=table.family, players=table.players, low=table.low,
+        high=table.high, bot_seats=table.bot_seats))
+
+
+def open_tables(conn: Connection, family: str, players: int, created_since: float) -> list[OpenTable]:
+    """The quick-play tables of this game being played, made since ``created_since``, that may
+    still have a bot's seat to give, newest first (the most hands left)."""
+    query = select(quickplay_tables).join(game_tables, game_tables.c.id == quickplay_tables.c.table_id).where(and_(
+        quickplay_tables.c.family == family, quickplay_tables.c.players == players,
+        quickplay_tables.c.bot_seats > 0, quickplay_tables.c.created >= created_since,
+        game_tables.c.status == TableStatus.PLAYING)).order_by(quickplay_tables.c.created.desc())
+    return [OpenTable(row.table_id, row.created, row.family, row.players, row.low, row.high, row.bot_seats)
+            for row in conn.execute(query)]
+
+
+def seat_given(conn: Connection, table_id: str) -> None:
+    """A latecomer was promised one of the table's bots' seats."""
+    conn.execute(update(quickplay_tables).where(and_(quickplay_tables.c.table_id == table_id,
+                                                     quickplay_tables.c.bot_seats > 0))
+                 .values(bot_seats=quickplay_tables.c.bot_seats - 1))
+
+
+def close_table(conn: Connection, table_id: str) -> None:
+    """The table has no bot's seat to give any more (its owner said so)."""
+    conn.execute(delete(quickplay_tables).where(quickplay_tables.c.table_id == table_id))
+
+
+def forget_tables(conn: Connection, created_before: float) -> int:
+    """Forget the tables made before ``created_before`` (their games are long over); how many."""
+    return int(conn.execute(delete(quickplay_tables).where(quickplay_tables.c.created < created_before)).rowcount or 0)

@@ -143,6 +143,22 @@ the ticket the person holds; ``seen`` when their page last asked (a page that st
 leaves the pool). A table of its own,
 which ``create_all`` makes in a database of any version: no migration."""
 
+quickplay_tables = Table(
+    "ohhell_quickplay_tables", metadata,
+    Column("table_id", String(16), ForeignKey("ohhell_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("family", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("low", Float, nullable=True),
+    Column("high", Float, nullable=True),
+    Column("bot_seats", Integer, nullable=False),
+)
+"""Quick play's running tables that take latecomers (``community/quickplay.py``): a later
+request of the same ``family`` and ``players`` is promised one of the ``bot_seats`` (a hint: the
+table's owner decides), when a signed-in player's rating is near ``low``..``high``, the ratings
+of the signed-in players seated when the table was made (``NULL``: guests only). A table of its
+own, which ``create_all`` makes: no migration."""
+
 schema_info = Table(
     "ohhell_schema", metadata,
     Column("version", Integer, primary_key=True),

@@ -21,6 +21,7 @@ from ohhell.server.community.accounts import FORMER_PLAYER, AccountsConfig
 from ohhell.server.community.analyses import Analyses
 from ohhell.server.community.daily import DailyService
 from ohhell.server.community.events import EventService
+from ohhell.server.community.push import Pusher
 from ohhell.server.community.service import Community, table_extra
 from ohhell.server.community.stats import embargo_of
 from ohhell.server.config import ServerConfig
@@ -45,6 +46,10 @@ class Site:
         self.tables = TableManager(self.store, config)
         self.sheets = SheetService(self.store, shared=config.broker is not None)
         self.analyses = Analyses(self.store)
+        self.pusher = Pusher(self.store, allow_http=config.push_loopback)
+        # The owner of a table tells an absent person of their turn through Web Push.
+        self.tables.on_turn.append(
+            lambda table, seat, away: self.pusher.turn(table.code, seat, table.seats[seat].token_hash, away))
         self.cluster: Cluster | None = None
         self._created: dict[str, deque[float]] = defaultdict(deque)
 
@@ -53,6 +58,7 @@ class Site:
         # within a millisecond rather than Python's default five, so no message waits on them.
         sys.setswitchinterval(0.001)
         self.store.start()
+        await self.pusher.start()
         if self.config.broker is not None:
             # Only a server of several processes loads the cluster (and its Redis client).
             from ohhell.server.cluster.broker import Broker
@@ -70,6 +76,7 @@ class Site:
 
     async def stop(self) -> None:
         self.tables.close()
+        self.pusher.close()
         self.analyses.close()
         if self.cluster is not None:
             await self.cluster.close()

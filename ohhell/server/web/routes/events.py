@@ -114,9 +114,13 @@ async def api_create_rated_table(request: Request) -> Response:
     timer = timer_of(request, data)
     if isinstance(timer, JSONResponse):
         return timer
+    latecomers = data.get("latecomers", False)
+    if not isinstance(latecomers, bool):
+        return refuse(400, "bad-latecomers", N_("latecomers must be true or false"))
     tables = manager(request)
     try:
-        table, token = await tables.create(rules, session.account.name, others, timer, extra={"rated": True})
+        table, token = await tables.create(rules, session.account.name, others, timer, extra={"rated": True},
+                                           latecomers=latecomers)
     except OhHellError as error:
         return JSONResponse({"error": str(error), "code": "bad-table"}, status_code=400)
     except StoreError:

@@ -79,7 +79,8 @@ async def api_join(request: Request) -> Response:
         ticket, answer = await quick.join(name, family, players, level, account, rating)
     except (QuickPlayError, StoreError) as problem:
         return _refused(problem)
-    return JSONResponse({"ticket": ticket, "wait": quick.wait, **answer.to_json()})
+    # A latecomer promised a bot's seat at a game being played has no ticket: the answer is the seat.
+    return JSONResponse({**({"ticket": ticket} if ticket is not None else {}), "wait": quick.wait, **answer.to_json()})
 
 
 async def api_poll(request: Request) -> Response:

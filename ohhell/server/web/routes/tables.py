@@ -22,6 +22,7 @@ from ohhell.server.community import duplicate
 from ohhell.server.live.codes import normalize_code
 from ohhell.server.live.manager import OPEN
 from ohhell.server.live.room import TableRoom
+from ohhell.server.storage.kinds import TableStatus
 from ohhell.server.storage.store import StoreError
 from ohhell.server.web.forms import (
     BadTimer,
@@ -85,9 +86,13 @@ async def api_create_table(request: Request) -> Response:
     except BadTimer as problem:
         return error(400, str(problem))
     stand_in = data.get("stand_in")
+    latecomers = data.get("latecomers", False)
+    if not isinstance(latecomers, bool):
+        return error(400, _("latecomers must be true or false"))
     try:
         table, token = await server.tables.create(rules, name, others, timer,
-                                                  stand_in if isinstance(stand_in, str) else None)
+                                                  stand_in if isinstance(stand_in, str) else None,
+                                                  latecomers=latecomers)
     except OhHellError as problem:
         return error(400, str(problem))
     except StoreError:
@@ -125,13 +130,18 @@ async def api_join(request: Request) -> Response:
         return refuse(409, "name-taken", N_("That name belongs to a bot or a signed-in player at this table; "
                                             "please choose another."))
     seat = data.get("seat")
+    # A game being played at a table that takes latecomers: a bot's seat, theirs at the next hand.
+    later = table.status == TableStatus.PLAYING and table.settings.latecomers
     try:
-        index, token = await table.join(name, seat if isinstance(seat, int) else None)
+        if later:
+            index, token = await table.take_bot_seat(name)
+        else:
+            index, token = await table.join(name, seat if isinstance(seat, int) else None)
     except OhHellError as problem:
         return error(409, str(problem))
     except StoreError:
         return error(503, _("the server could not save the seat; try again"))
-    return JSONResponse({"code": table.code, "seat": index, "token": token})
+    return JSONResponse({"code": table.code, "seat": index, "token": token, **({"later": True} if later else {})})
 
 
 async def _table_record(request: Request) -> tuple[TableRoom, TableRecord] | Response:

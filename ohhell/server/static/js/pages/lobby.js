@@ -46,6 +46,7 @@ function CreateForm({ config, go }) {
   const defaultSeat = config.levels.includes(config.stand_in) ? config.stand_in : "open";
   const [seats, setSeats] = useState(Array(9).fill(defaultSeat));
   const [timer, setTimer] = useState("none");
+  const [latecomers, setLatecomers] = useState(false);
   const [knobs, setKnobs] = useState({});
   const [checked, setChecked] = useState(null);
   const [message, setMessage] = useState("");
@@ -84,7 +85,7 @@ function CreateForm({ config, go }) {
     if (!asRated) saveName(shownName);
     const mode = TIMER_MODES.find((m) => m.mode === timer);
     const body = { name: shownName, preset: presetName, players: count, seats: seats.slice(0, count - 1),
-                   timer: mode.seconds, timer_mode: mode.mode, knobs };
+                   timer: mode.seconds, timer_mode: mode.mode, knobs, latecomers };
     try {
       // A rated table seats its creator under their account's name (the server takes it from the session).
       const result = asRated ? await capi("POST", "/api/rated-tables", body) : await api("POST", "/api/tables", body);
@@ -121,6 +122,8 @@ function CreateForm({ config, go }) {
       ${TIMER_MODES.map((m) => html`<label class="radio" key=${m.mode}><input type="radio" name="timer" value=${m.mode} id=${"timer-" + m.mode}
         checked=${timer === m.mode} onChange=${() => setTimer(m.mode)} /> ${t(m.label)}</label>`)}
     </fieldset>
+    <label class="check" for="latecomers"><input type="checkbox" id="latecomers" checked=${latecomers}
+      onChange=${(e) => setLatecomers(e.currentTarget.checked)} /> <span>${t("latecomers_setting")}</span></label>
     <details class="more"><summary>${t("more_rules")}</summary><div class="knobs" id="knobs">
       ${checked ? config.knobs.map((knob) => html`<${Knob} key=${presetName + count + knob.name} knob=${knob} value=${checked.knobs[knob.name]}
         inert=${knob.name in knobs ? undefined : checked.inert[knob.name]} onChange=${(v) => changeKnob(knob.name, v)} />`) : null}</div></details>

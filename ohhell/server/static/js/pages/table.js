@@ -12,6 +12,7 @@ import { seatsStored, storeSeat, savedName, saveName, getPrefs, onPrefs } from "
 import { FramePlanner } from "../frame.js";
 import { play as playSound } from "../sound.js";
 import { turnChanged, setBaseTitle } from "../notify.js";
+import { subscribePush, unsubscribePush } from "../push.js";
 import { TableController } from "../table/controller.js";
 import { TableView, Loading } from "../table/view.js";
 import { JoinForm, NoTable } from "../table/join.js";
@@ -27,7 +28,16 @@ export class TablePage {
     this.local = { peek: false, changing: false, handWidth: 0, cardWidth: 64 };
     this.on = this.callbacks();
     // A setting switched on in the middle of a bid applies to it (the "teach" line asks now).
-    this.unsubscribe = onPrefs(() => { if (this.ctl) this.ctl.askWhatTheBotWouldBid(); this.update(); });
+    // Notifications switched on or off: this browser's Web Push subscription follows (push.js).
+    this.notifying = getPrefs().notify;
+    this.unsubscribe = onPrefs((prefs) => {
+      if (prefs.notify !== this.notifying) {
+        this.notifying = prefs.notify;
+        if (prefs.notify) this.subscribePush(); else unsubscribePush();
+      }
+      if (this.ctl) this.ctl.askWhatTheBotWouldBid();
+      this.update();
+    });
   }
 
   stop() {
@@ -62,8 +72,14 @@ export class TablePage {
     }
     this.summary = summary;
     const watching = new URLSearchParams(location.search).has("watch");
-    if (!mine && !watching && summary.status === "waiting" && summary.open_seats.length) {
-      render(html`<${JoinForm} code=${this.code} seats=${summary.seats} name=${savedName()} onJoin=${(name) => this.join(name)} />`, this.root);
+    // A game being played at a table that takes latecomers, with a bot's seat nobody was promised:
+    // take it at the next hand (or watch).
+    const promised = new Set((summary.promised || []).map((p) => p.seat));
+    const later = summary.status === "playing" && summary.latecomers && !summary.game_over
+      && summary.seats.some((seat, i) => seat.kind === "bot" && !promised.has(i));
+    if (!mine && !watching && ((summary.status === "waiting" && summary.open_seats.length) || later)) {
+      render(html`<${JoinForm} code=${this.code} seats=${summary.seats} name=${savedName()} later=${later}
+        onJoin=${(name) => this.join(name)} />`, this.root);
       return;
     }
     const token = mine && !watching ? mine.token : null;
@@ -85,6 +101,13 @@ export class TablePage {
       prefs: getPrefs,
     });
     this.socket = new TableSocket(hello, { message: (m) => this.ctl.receive(m), status: (st) => this.ctl.connectionStatus(st) });
+    this.subscribePush();
+  }
+
+  /** Give the server this browser's push subscription for the seat held here (when notifications are on). */
+  subscribePush() {
+    const mine = seatsStored()[this.code];
+    if (this.ctl && this.ctl.token && mine) subscribePush({ table: this.code, token: this.ctl.token });
   }
 
   async join(name) {

@@ -127,7 +127,9 @@ export class TableController {
       case "welcome":
         this.welcome = message;
         this.pendingAction = null; // a new connection: whatever was on its way is in the state
-        if (message.seat === null && this.token) this.token = null; // the token was refused: watch
+        // The token was refused: watch. (Not a latecomer's, promised a bot's seat at the next
+        // hand: it watches until the server closes this connection, then sits down with it.)
+        if (message.seat === null && this.token && (message.next_seat === undefined || message.next_seat === null)) this.token = null;
         if (this.token && message.seat !== null && message.seat !== undefined) this.config.seated(message.seat);
         ui.chatAvailable = Array.isArray(message.chat);
         ui.chat = message.chat || [];

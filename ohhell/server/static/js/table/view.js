@@ -52,6 +52,8 @@ export function TableView({ table, names, local, on }) {
   const trickCards = peeking ? lastDone.cards : s.current_trick;
   const summaryHand = ui.summaryHand !== null && (!ui.collecting) ? s.finished_hands[ui.summaryHand] : null;
   const away = me !== null && s.table.seats[me].away;
+  // A latecomer promised a bot's seat: they watch until the next hand (the server then seats them).
+  const latecomer = me === null && table.welcome && Number.isInteger(table.welcome.next_seat) ? table.welcome.next_seat : null;
   const classes = ["table-page", `seats-${count}`, myTurn ? "my-turn" : "", me === null ? "watching" : "", s.game_over ? "over" : ""].join(" ");
   return html`<div class=${classes}>
     <${TableKeys} myTurn=${myTurn && !table.busy} turnKey=${`${s.phase}-${s.hand_index}-${s.completed_tricks.length}-${s.current_trick.length}`}
@@ -88,7 +90,9 @@ export function TableView({ table, names, local, on }) {
           busy=${table.busy} onAct=${on.act} onChanging=${on.changing} onHint=${on.hint} />
         <${Hand} cards=${hand} playable=${playing ? plays : new Set()} myTurn=${playing} width=${local.handWidth} cardWidth=${local.cardWidth}
           hinted=${hintedCard} dealer=${s.dealer} onPlay=${on.play} />
-      </div>` : me === null ? html`<div class="hand-zone watching"><p class="badge watching-note">${t("spectating")}</p>
+      </div>` : me === null ? html`<div class="hand-zone watching">${latecomer !== null
+          ? html`<p class="badge watching-note latecomer-note" id="latecomer-note" role="status">${t("latecomer_note", { name: names[latecomer] })}</p>`
+          : html`<p class="badge watching-note">${t("spectating")}</p>`}
         ${s.game_over ? null : html`<${Prompt} s=${s} names=${names} forbidden=${forbidden} hint=${null} changing=${false} myTurn=${false}
           onAct=${NOTHING} onChanging=${NOTHING} onHint=${NOTHING} />`}</div>` : null}
     </div>
