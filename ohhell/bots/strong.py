@@ -59,6 +59,7 @@ from ohhell.actions import Action, Bid, ChooseTrump, Deal, Declare, Play
 from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
+from ohhell.bots.bid_reading import careful_bids
 from ohhell.bots.core_view import bid_setup, play_position, score_rows
 from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
@@ -274,38 +275,9 @@ class StrongBot(Bot):
                       ) -> dict[int, list[float]] | None:
         """For each other seat that bid: how likely its bid is, in each world, from a strong
         player holding that world's hand (the learned model's policy; ``None`` without it)."""
-        table = self._model_table(view)
-        if table is None or self._model is None:
+        if self._model is None:
             return None
-        seats = [p for p in range(view.players) if p != view.seat and view.bids[p] is not None
-                 and knowledge.known[p].bit_count() < knowledge.counts[p]]
-        if not seats or not pool:
-            return None
-        size = view.hand_size
-        hands = [world[p] | knowledge.played[p] for world in pool for p in seats]
-        _values, policy_bytes = bid_model.batch(self._model, table, hands, [p for _w in pool for p in seats],
-                                                view.bids, None)
-        policy = memoryview(policy_bytes).cast("d")
-        width = size + 1
-        hooked = view.rules.hook and view.rules.bidding == "in-turn"
-        careful: dict[int, list[float]] = {}
-        for k, player in enumerate(seats):
-            bid = view.bids[player]
-            assert bid is not None
-            forbidden = None
-            if hooked and player == view.dealer:
-                forbidden = size - sum(b for p, b in enumerate(view.bids) if p != player and b is not None)
-                if not 0 <= forbidden <= size or forbidden == bid:
-                    forbidden = None
-            likely = []
-            for w in range(len(pool)):
-                base = (w * len(seats) + k) * width
-                chance = policy[base + bid]
-                if forbidden is not None:  # the dealer chose among the bids the hook left
-                    chance /= max(1e-12, 1.0 - policy[base + forbidden])
-                likely.append(chance)
-            careful[player] = likely
-        return careful
+        return careful_bids(view, knowledge, pool, self._model)
 
     def _bid_values(self, view: SeatView, worlds: Sequence[World], rows_by_bid: Sequence[Sequence[float]],
                     ) -> bytes | None:
