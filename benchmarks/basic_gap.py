@@ -154,9 +154,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             json.dump({"specs": list(result.specs), "seed": args.seed,
                        "deals": [[[{"spec": s.spec, "scores": list(s.hand_scores)} for s in game]
                                   for game in deal.games] for deal in result.deal_results]}, handle)
-    first = paired_differences(result)[0]
-    low, high = first.ci_hand
-    print(f"gap {first.first}-{first.second}={first.mean_hand:.2f} ci95=[{low:.2f},{high:.2f}]")
+    gap = paired_differences(result)[0]
+    low, high = gap.ci_hand
+    print(f"gap {gap.first}-{gap.second}={gap.mean_hand:.2f} ci95=[{low:.2f},{high:.2f}]")
 
 
 if __name__ == "__main__":
