@@ -33,14 +33,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Declare, Play
-from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, forward_actions
-from ohhell.bots.bid_reading import model_table, weighed_worlds
-from ohhell.bots.core_view import BidSetup, bid_setup, play_position
+from ohhell.bots.bid_reading import weighed_worlds
+from ohhell.bots.core_view import bid_setup, play_position
 from ohhell.bots.heuristics import (
     chance_beaten,
     estimate_tricks,
@@ -93,15 +90,12 @@ class BasicBot(Bot):
     name = "basic"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
-                 worlds: int = LOOKAHEAD_WORLDS, read_bids: bool = True, model_bidders: bool = False) -> None:
+                 worlds: int = LOOKAHEAD_WORLDS, read_bids: bool = True) -> None:
         super().__init__(seed=seed, budget=budget)
         self.worlds = worlds
         self.read_bids = read_bids
         """Whether the look-ahead's deals are weighed by the bids made (issue 29; ``False``: dealt
         uniformly, as released)."""
-        self.model_bidders = model_bidders
-        """Whether, in a bid's look-ahead, the seats still to bid bid as the learned bid model says
-        a strong player would (the hooked dealer still bids its estimate), not their estimate."""
 
     def choose(self, view: SeatView) -> Action:
         actions = forward_actions(view)
@@ -167,10 +161,9 @@ class BasicBot(Bot):
 
     def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
         """Each bid's mean score when the hand is played out by the heuristic in every seat in
-        :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards (the later bidders
-        bidding their estimate, or with :attr:`model_bidders` as the learned bid model says a
-        strong player bids that deal's hand); ``None`` without the fast core (or with one card
-        each: exact there)."""
+        :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards, read from the bids
+        before (:meth:`lookahead_worlds`; the later bidders bidding their estimate); ``None``
+        without the fast core (or with one card each: exact there)."""
         if not self.worlds or not fastsim.usable(view.rules) or view.blind or view.hand_size == 1:
             return None
         knowledge = Knowledge.from_view(view)
@@ -178,18 +171,11 @@ class BasicBot(Bot):
         worlds = self.lookahead_worlds(view, knowledge, self.worlds * BID_WORLDS_FACTOR, READ_BIDS_POOL_BIDDING)
         if not worlds:
             return None
-        groups = later_bids(view, worlds, setup) if self.model_bidders else None
-        if groups is None:
-            groups = {setup.known: (setup.cfg, worlds)}
-        tricks: list[bytearray] = [bytearray() for _ in bids]
-        for known, (cfg, members) in groups.items():
-            out = fastsim.core.bid_rollouts(cfg, members, setup.seat, setup.candidates, setup.my_rows,
-                                            setup.rows_by_bid, setup.bid_order, known, setup.dealer, setup.hook,
-                                            setup.leader, setup.unseen, 1, 0.0, self.rng.getrandbits(63))
-            for index, chunk in enumerate(out):
-                tricks[index].extend(chunk)
-        return {bid: sum(row[t] for t in counts) / len(counts)
-                for bid, row, counts in zip(bids, setup.my_rows, tricks, strict=True)}
+        out = fastsim.core.bid_rollouts(setup.cfg, worlds, setup.seat, setup.candidates, setup.my_rows,
+                                        setup.rows_by_bid, setup.bid_order, setup.known, setup.dealer, setup.hook,
+                                        setup.leader, setup.unseen, 1, 0.0, self.rng.getrandbits(63))
+        return {bid: sum(row[t] for t in tricks) / len(tricks)
+                for bid, row, tricks in zip(bids, setup.my_rows, out, strict=True)}
 
     def distribution(self, view: SeatView) -> list[float]:
         """The chance of each number of tricks 0 … hand size for this seat's hand: exact with
@@ -363,43 +349,6 @@ class BasicBot(Bot):
         if mine <= best:
             return 0.0
         return 1.0 - chance_beaten(mine, led_suit, trump, possible, held, extra)
-
-
-def later_bids(view: SeatView, worlds: Sequence[World], setup: BidSetup,
-               ) -> dict[tuple[int, ...], tuple[fastsim.Cfg, list[World]]] | None:
-    """The worlds of a bid's look-ahead grouped by the bids the seats still to bid make in them
-    as the learned bid model says a strong player would (the best expected score of the
-    model's trick distribution under the rules' scoring); the hooked dealer is left to bid its
-    estimate in the core, since its bid depends on the bid being tried. Each group comes with
-    its bids (``known`` of :class:`~ohhell.bots.core_view.BidSetup`) and its rules tuple (those
-    seats' score rows). ``None`` where the model does not apply."""
-    table = model_table(view)
-    if table is None:
-        return None
-    seats = [p for p in setup.bid_order if setup.known[p] == -1 and p != setup.seat
-             and not (setup.hook and p == setup.dealer)]
-    if not seats:
-        return None
-    size = view.hand_size
-    values, _policy = bid_model.batch(bid_model.load(), table, [world[p] for world in worlds for p in seats],
-                                      [p for _w in worlds for p in seats], view.bids, setup.rows_by_bid)
-    value = memoryview(values).cast("d")
-    width = size + 1
-    rows = list(setup.cfg[5])
-    groups: dict[tuple[int, ...], tuple[fastsim.Cfg, list[World]]] = {}
-    for w, world in enumerate(worlds):
-        known = list(setup.known)
-        for k, player in enumerate(seats):
-            base = (w * len(seats) + k) * width
-            known[player] = max(range(width), key=lambda b: value[base + b])
-        key = tuple(known)
-        if key not in groups:
-            for player in seats:
-                rows[player] = score_row(view.rules, known[player], view.totals[player], size)
-            cfg: fastsim.Cfg = (*setup.cfg[:4], tuple(max(b, -1) for b in known), tuple(rows))
-            groups[key] = (cfg, [])
-        groups[key][1].append(world)
-    return groups
 
 
 def _rank(card: int) -> int:
