@@ -90,10 +90,13 @@ class BasicBot(Bot):
     name = "basic"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
-                 worlds: int = LOOKAHEAD_WORLDS, read_bids: bool = True) -> None:
+                 worlds: int = LOOKAHEAD_WORLDS, read_bids: bool = True, solve: int = 0) -> None:
         super().__init__(seed=seed, budget=budget)
         self.worlds = worlds
         self.read_bids = read_bids
+        self.solve = solve
+        """Tricks left from which the look-ahead finishes the hand exactly (every seat seeing
+        every card, :func:`fastsim.core.evaluate`'s max^n solver) instead of by the heuristic."""
         """Whether the look-ahead's deals are weighed by the bids made (issue 29; ``False``: dealt
         uniformly, as released)."""
 
@@ -285,7 +288,7 @@ class BasicBot(Bot):
             return None
         cfg, pos = play_position(view, knowledge)
         row = cfg[5][knowledge.seat]
-        out = fastsim.core.evaluate(cfg, pos, worlds, tuple(cards), 1, 0.0, 1, 0, self.rng.getrandbits(63))
+        out = fastsim.core.evaluate(cfg, pos, worlds, tuple(cards), 1, 0.0, 1, self.solve, self.rng.getrandbits(63))
         values = {}
         for card, tricks in zip(cards, out, strict=True):
             valid = [t for t in tricks if t != 255]
