@@ -140,6 +140,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     def progress(deal: DealResult) -> None:
         print(f"deal {deal.deal} done in {deal.seconds:.0f} s", file=sys.stderr, flush=True)
+        if args.out:  # every deal as it comes, one JSON line each (a long run may be cut short)
+            with open(args.out + ".partial", "a", encoding="utf-8") as handle:
+                handle.write(json.dumps([[{"spec": s.spec, "scores": list(s.hand_scores)} for s in game]
+                                         for game in deal.games]) + "\n")
 
     result = run_arena(rules, args.bot, args.games, seed=args.seed, jobs=args.jobs, progress=progress,
                        factory=make_split)
