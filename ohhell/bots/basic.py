@@ -36,7 +36,7 @@ from __future__ import annotations
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Declare, Play
 from ohhell.bots.base import Bot, Budget, forward_actions
-from ohhell.bots.bid_reading import weighed_worlds
+from ohhell.bots.bid_reading import random_prior, weighed_worlds
 from ohhell.bots.core_view import bid_setup, play_position
 from ohhell.bots.heuristics import (
     chance_beaten,
@@ -302,8 +302,6 @@ class BasicBot(Bot):
         each bidder judged careful or, by its record in the hands before, random."""
         if not self.read_bids:
             return knowledge.sample(count, self.rng)
-        from ohhell.bots.strong import random_prior  # strong builds on this module
-
         return weighed_worlds(view, knowledge, count, count * pool, random_prior(view), self.rng)
 
     def lead_chance(self, view: SeatView, knowledge: Knowledge, card: int) -> float:

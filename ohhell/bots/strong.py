@@ -59,7 +59,7 @@ from ohhell.actions import Action, Bid, ChooseTrump, Deal, Declare, Play
 from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
-from ohhell.bots.bid_reading import careful_bids
+from ohhell.bots.bid_reading import MADE_IF_CAREFUL, MADE_IF_RANDOM, careful_bids, random_prior
 from ohhell.bots.core_view import bid_setup, play_position, score_rows
 from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
@@ -91,10 +91,6 @@ PLAY_EVIDENCE_POWER: Final = 0.5
 """The power of the likelihood ratio of the cards played (below 1: evidence tempered)."""
 CAREFUL_MATCH: Final = 0.55
 """How often a careful player plays the card the open-hand heuristic would."""
-MADE_IF_RANDOM: Final = 0.2
-"""About how often a random player makes its bid (measured: 19% in 4-player classic)."""
-MADE_IF_CAREFUL: Final = 0.6
-"""About how often a careful player makes its bid."""
 FALLBACK_WORLDS: Final = 8
 """Worlds per decision on the reference-engine fallback."""
 SPREAD_C: Final = 1.5
@@ -634,24 +630,6 @@ def play_evidence(view: SeatView, knowledge: Knowledge, worlds: Sequence[World])
     return fastsim.core.play_likelihood(cfg, worlds, steps, CAREFUL_MATCH)
 
 
-def random_prior(view: SeatView, base: float = DEFAULT_RANDOM_PRIOR) -> list[float]:
-    """Each seat's prior chance of playing at random, from the hands finished so far: a
-    careful player makes its bid far more often than a random one."""
-    prior = [base] * view.players
-    for player in range(view.players):
-        odds = base / (1 - base)
-        for hand in view.finished_hands[-12:]:
-            bid = hand.bids[player]
-            if bid is None:
-                continue
-            made = bid == hand.tricks[player]
-            odds *= (MADE_IF_RANDOM / MADE_IF_CAREFUL) if made else ((1 - MADE_IF_RANDOM) / (1 - MADE_IF_CAREFUL))
-        prior[player] = min(0.95, max(0.02, odds / (1 + odds)))
-    if view.seat is not None:
-        prior[view.seat] = 0.0
-    return prior
-
-
 def _row(rules: Rules, bid: int | None, total: int, size: int) -> tuple[float, ...]:
     return fastsim.score_row(rules, bid, total, size)
 
@@ -729,5 +707,5 @@ def _finish_with(state: State, bot: BasicBot, hand_index: int) -> list[int]:
     return list(result.tricks[:n])
 
 
-__all__ = ["DEFAULT_WORLDS", "RELEASED", "StrongBot", "play_evidence", "random_prior", "single_hand_rules",
-           "solve_depth", "world_state"]
+__all__ = ["DEFAULT_WORLDS", "MADE_IF_CAREFUL", "MADE_IF_RANDOM", "RELEASED", "StrongBot", "play_evidence",
+           "random_prior", "single_hand_rules", "solve_depth", "world_state"]
