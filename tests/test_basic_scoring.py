@@ -144,13 +144,15 @@ def test_basic_bids_higher_where_a_big_made_bid_is_worth_more() -> None:
     # The look-ahead plays out 128 deals per bid: a seed may tip a close call either way, so
     # the test counts over 20 seeds per position (measured: the lower bid 38 times of 40 under
     # `exact`, 40 under `trick-plus-bonus`; the higher 28 and 28 under the squared scorings).
+    # The values were measured on deals dealt alike to every seat: the bot here does not read
+    # the bid made before its own (which moves these close calls; tests/test_basic_bids.py).
     lower: Counter[str] = Counter()
     higher: Counter[str] = Counter()
     for make, low, high in SQUARED:
         for scoring in ("exact", "trick-plus-bonus", "triangular-penalty", "german-bridge"):
             view = acting_view(make(scoring))
             for seed in range(20):
-                bid = bid_of(BasicBot(seed=seed), view)
+                bid = bid_of(BasicBot(seed=seed, read_bids=False), view)
                 lower[scoring] += bid == low
                 higher[scoring] += bid == high
     assert lower["exact"] >= 34 and lower["trick-plus-bonus"] >= 34
@@ -163,8 +165,9 @@ def test_basic_reads_the_squared_scoring_from_the_view() -> None:
         view = acting_view(make("exact"))
         changed = under(view, scoring="triangular-penalty")
         assert changed == acting_view(make("triangular-penalty"))
-        as_given = [bid_of(BasicBot(seed=seed), view) for seed in range(20)]
-        squared = [bid_of(BasicBot(seed=seed), changed) for seed in range(20)]
+        # As above, on deals that do not read the bid before (the values were measured so).
+        as_given = [bid_of(BasicBot(seed=seed, read_bids=False), view) for seed in range(20)]
+        squared = [bid_of(BasicBot(seed=seed, read_bids=False), changed) for seed in range(20)]
         assert as_given.count(low) >= 17 and squared.count(high) >= 11, (as_given, squared)
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from ohhell import fastsim
 from ohhell.actions import Action, Bid, Declare, Play
 from ohhell.bots.base import Bot, Budget, forward_actions
+from ohhell.bots.bid_reading import random_prior, weighed_worlds
 from ohhell.bots.core_view import bid_setup, play_position
 from ohhell.bots.heuristics import (
     chance_beaten,
@@ -46,7 +47,7 @@ from ohhell.bots.heuristics import (
     sure_tricks,
     trick_distribution,
 )
-from ohhell.bots.knowledge import Knowledge
+from ohhell.bots.knowledge import Knowledge, World
 from ohhell.bots.one_card import blind_win_chance, win_chance
 from ohhell.bots.trump_choice import choose_trump
 from ohhell.cards import (
@@ -87,6 +88,11 @@ LOOKAHEAD_WORLDS = 32
 """Worlds in which the fast core plays out each candidate card (0: the heuristic alone)."""
 BID_WORLDS_FACTOR = 4
 """A bid is played out in this many times as many worlds (it decides more, and costs little)."""
+READ_BIDS_POOL = 4
+"""Reading the bids, the look-ahead samples this many deals per deal it plays out and keeps them
+by the weight the bids made give them (:func:`~ohhell.bots.bid_reading.weighed_worlds`)."""
+READ_BIDS_POOL_BIDDING = 2
+"""The same for a bid's look-ahead, which plays out more deals."""
 
 
 class BasicBot(Bot):
@@ -95,9 +101,15 @@ class BasicBot(Bot):
     name = "basic"
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
-                 worlds: int = LOOKAHEAD_WORLDS) -> None:
+                 worlds: int = LOOKAHEAD_WORLDS, read_bids: bool = True, solve: int = 0) -> None:
         super().__init__(seed=seed, budget=budget)
         self.worlds = worlds
+        self.read_bids = read_bids
+        self.solve = solve
+        """Tricks left from which the look-ahead finishes the hand exactly (every seat seeing
+        every card, :func:`fastsim.core.evaluate`'s max^n solver) instead of by the heuristic."""
+        """Whether the look-ahead's deals are weighed by the bids made (issue 29; ``False``: dealt
+        uniformly, as released)."""
 
     def choose(self, view: SeatView) -> Action:
         actions = forward_actions(view)
@@ -163,14 +175,14 @@ class BasicBot(Bot):
 
     def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
         """Each bid's mean score when the hand is played out by the heuristic in every seat in
-        :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards (the later bidders
-        bidding their estimate); ``None`` without the fast core (or with one card each: exact
-        there)."""
+        :data:`BID_WORLDS_FACTOR` × :attr:`worlds` deals of the unseen cards, read from the bids
+        before (:meth:`lookahead_worlds`; the later bidders bidding their estimate); ``None``
+        without the fast core (or with one card each: exact there)."""
         if not self.worlds or not fastsim.usable(view.rules) or view.blind or view.hand_size == 1:
             return None
         knowledge = Knowledge.from_view(view)
         setup = bid_setup(view, knowledge, tuple(bids))
-        worlds = knowledge.sample(self.worlds * BID_WORLDS_FACTOR, self.rng)
+        worlds = self.lookahead_worlds(view, knowledge, self.worlds * BID_WORLDS_FACTOR, READ_BIDS_POOL_BIDDING)
         if not worlds:
             return None
         out = fastsim.core.bid_rollouts(setup.cfg, worlds, setup.seat, setup.candidates, setup.my_rows,
@@ -282,17 +294,26 @@ class BasicBot(Bot):
         if not self.worlds or not fastsim.usable(view.rules):
             return None
         knowledge = Knowledge.from_view(view)
-        worlds = knowledge.sample(self.worlds, self.rng)
+        worlds = self.lookahead_worlds(view, knowledge, self.worlds, READ_BIDS_POOL)
         if not worlds:
             return None
         cfg, pos = play_position(view, knowledge)
         row = cfg[5][knowledge.seat]
-        out = fastsim.core.evaluate(cfg, pos, worlds, tuple(cards), 1, 0.0, 1, 0, self.rng.getrandbits(63))
+        out = fastsim.core.evaluate(cfg, pos, worlds, tuple(cards), 1, 0.0, 1, self.solve, self.rng.getrandbits(63))
         values = {}
         for card, tricks in zip(cards, out, strict=True):
             valid = [t for t in tricks if t != 255]
             values[card] = sum(row[t] for t in valid) / len(valid) if valid else float("-inf")
         return values
+
+    def lookahead_worlds(self, view: SeatView, knowledge: Knowledge, count: int, pool: int) -> list[World]:
+        """``count`` deals of the unseen cards for the look-ahead: with :attr:`read_bids`, drawn
+        from ``pool`` times as many by how well their hands explain the bids made, as a strong
+        player would bid them (the learned bid model; else near each hand's estimated worth),
+        each bidder judged careful or, by its record in the hands before, random."""
+        if not self.read_bids:
+            return knowledge.sample(count, self.rng)
+        return weighed_worlds(view, knowledge, count, count * pool, random_prior(view), self.rng)
 
     def lead_chance(self, view: SeatView, knowledge: Knowledge, card: int) -> float:
         """The chance that ``card`` would take a trick if this seat led it (how dangerous it

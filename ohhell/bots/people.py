@@ -64,7 +64,9 @@ class PersonBot(BasicBot):
     lookahead: ClassVar[int] = 0
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
-        super().__init__(seed=seed, budget=budget, worlds=self.lookahead)
+        # People's levels deal the look-ahead's cards without reading the bids (a club
+        # player's skill, issue 29): their strength is set by their foibles alone.
+        super().__init__(seed=seed, budget=budget, worlds=self.lookahead, read_bids=False)
 
     def lookahead_bids(self, view: SeatView, bids: list[int]) -> dict[int, float] | None:
         return None

@@ -59,6 +59,7 @@ from ohhell.actions import Action, Bid, ChooseTrump, Deal, Declare, Play
 from ohhell.bots import bid_model
 from ohhell.bots.base import Bot, Budget, Suggestion, forward_actions
 from ohhell.bots.basic import BasicBot
+from ohhell.bots.bid_reading import MADE_IF_CAREFUL, MADE_IF_RANDOM, careful_bids, random_prior
 from ohhell.bots.core_view import bid_setup, play_position, score_rows
 from ohhell.bots.equilibrium import RANDOM_PRIOR, earlier_bid_weights, equilibrium_of, reads_bids
 from ohhell.bots.knowledge import DEFAULT_RANDOM_PRIOR, Knowledge, World, bid_likelihoods, resample
@@ -90,10 +91,6 @@ PLAY_EVIDENCE_POWER: Final = 0.5
 """The power of the likelihood ratio of the cards played (below 1: evidence tempered)."""
 CAREFUL_MATCH: Final = 0.55
 """How often a careful player plays the card the open-hand heuristic would."""
-MADE_IF_RANDOM: Final = 0.2
-"""About how often a random player makes its bid (measured: 19% in 4-player classic)."""
-MADE_IF_CAREFUL: Final = 0.6
-"""About how often a careful player makes its bid."""
 FALLBACK_WORLDS: Final = 8
 """Worlds per decision on the reference-engine fallback."""
 SPREAD_C: Final = 1.5
@@ -274,38 +271,9 @@ class StrongBot(Bot):
                       ) -> dict[int, list[float]] | None:
         """For each other seat that bid: how likely its bid is, in each world, from a strong
         player holding that world's hand (the learned model's policy; ``None`` without it)."""
-        table = self._model_table(view)
-        if table is None or self._model is None:
+        if self._model is None:
             return None
-        seats = [p for p in range(view.players) if p != view.seat and view.bids[p] is not None
-                 and knowledge.known[p].bit_count() < knowledge.counts[p]]
-        if not seats or not pool:
-            return None
-        size = view.hand_size
-        hands = [world[p] | knowledge.played[p] for world in pool for p in seats]
-        _values, policy_bytes = bid_model.batch(self._model, table, hands, [p for _w in pool for p in seats],
-                                                view.bids, None)
-        policy = memoryview(policy_bytes).cast("d")
-        width = size + 1
-        hooked = view.rules.hook and view.rules.bidding == "in-turn"
-        careful: dict[int, list[float]] = {}
-        for k, player in enumerate(seats):
-            bid = view.bids[player]
-            assert bid is not None
-            forbidden = None
-            if hooked and player == view.dealer:
-                forbidden = size - sum(b for p, b in enumerate(view.bids) if p != player and b is not None)
-                if not 0 <= forbidden <= size or forbidden == bid:
-                    forbidden = None
-            likely = []
-            for w in range(len(pool)):
-                base = (w * len(seats) + k) * width
-                chance = policy[base + bid]
-                if forbidden is not None:  # the dealer chose among the bids the hook left
-                    chance /= max(1e-12, 1.0 - policy[base + forbidden])
-                likely.append(chance)
-            careful[player] = likely
-        return careful
+        return careful_bids(view, knowledge, pool, self._model)
 
     def _bid_values(self, view: SeatView, worlds: Sequence[World], rows_by_bid: Sequence[Sequence[float]],
                     ) -> bytes | None:
@@ -662,24 +630,6 @@ def play_evidence(view: SeatView, knowledge: Knowledge, worlds: Sequence[World])
     return fastsim.core.play_likelihood(cfg, worlds, steps, CAREFUL_MATCH)
 
 
-def random_prior(view: SeatView, base: float = DEFAULT_RANDOM_PRIOR) -> list[float]:
-    """Each seat's prior chance of playing at random, from the hands finished so far: a
-    careful player makes its bid far more often than a random one."""
-    prior = [base] * view.players
-    for player in range(view.players):
-        odds = base / (1 - base)
-        for hand in view.finished_hands[-12:]:
-            bid = hand.bids[player]
-            if bid is None:
-                continue
-            made = bid == hand.tricks[player]
-            odds *= (MADE_IF_RANDOM / MADE_IF_CAREFUL) if made else ((1 - MADE_IF_RANDOM) / (1 - MADE_IF_CAREFUL))
-        prior[player] = min(0.95, max(0.02, odds / (1 + odds)))
-    if view.seat is not None:
-        prior[view.seat] = 0.0
-    return prior
-
-
 def _row(rules: Rules, bid: int | None, total: int, size: int) -> tuple[float, ...]:
     return fastsim.score_row(rules, bid, total, size)
 
@@ -757,5 +707,5 @@ def _finish_with(state: State, bot: BasicBot, hand_index: int) -> list[int]:
     return list(result.tricks[:n])
 
 
-__all__ = ["DEFAULT_WORLDS", "RELEASED", "StrongBot", "play_evidence", "random_prior", "single_hand_rules",
-           "solve_depth", "world_state"]
+__all__ = ["DEFAULT_WORLDS", "MADE_IF_CAREFUL", "MADE_IF_RANDOM", "RELEASED", "StrongBot", "play_evidence",
+           "random_prior", "single_hand_rules", "solve_depth", "world_state"]
