@@ -163,7 +163,7 @@ export class TablePage {
     const s = this.ctl.s;
     if (window.__ohhellUpdates) {
       window.__ohhellUpdates.push({ ms: performance.now() - started, cards: s && s.hand ? s.hand.length : 0,
-        at: performance.timeOrigin + started, phase: s ? s.phase : null, hand: s ? s.hand_index : null });
+        at: performance.timeOrigin + started });
     }
     if (!this.resizer) this.measure(this.root.querySelector(".hand"));
   }
