@@ -409,6 +409,8 @@ def idle_work(browser: Any, url: str, seconds: float = 3.0) -> list[tuple[float,
     return work
 
 
+PAUSE_MS = 20  # --replay: the pause before each update of its "apart" measurement
+
 # --replay: every message this page's socket receives, kept in order (a hand to replay later).
 RECORD = r"""
 (() => {
@@ -427,7 +429,7 @@ RECORD = r"""
 # and view as shipped, in a fresh element of this page, no socket), `reps` times; each update
 # timed as the bare render times its own: the patch, and with `layout` the layout it asks for.
 REPLAY = r"""
-async ({ messages, code, reps, layout }) => {
+async ({ messages, code, reps, layout, pause }) => {
   const { render } = await import("/static/js/html.js");
   const { TablePage } = await import("/static/js/pages/table.js");
   const { TableController } = await import("/static/js/table/controller.js");
@@ -449,7 +451,10 @@ async ({ messages, code, reps, layout }) => {
       const s = this.ctl.s;
       if (s && s.table) updates.push({ ms: performance.now() - started, cards: s.hand ? s.hand.length : 0, phase: s.phase });
     };
-    for (const message of messages) page.ctl.receive(message);
+    for (const message of messages) {
+      if (pause) await new Promise((done) => setTimeout(done, pause));
+      page.ctl.receive(message);
+    }
     if (r >= 3) runs.push(updates);  // the first runs warm the code up, as the bare render's do
     await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));  // its flights planned
     page.stop();
@@ -489,27 +494,36 @@ def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
     messages = messages[:end]
     fresh = browser.new_page(viewport={"width": 1366, "height": 768})
     fresh.goto(url + "/score")
-    bare_before = fresh.evaluate(RENDER_COMPARISON, 2000)["preact"]
-    runs = {layout: fresh.evaluate(REPLAY, {"messages": messages, "code": code, "reps": reps, "layout": layout})
-            for layout in (False, True)}
-    bare_after = fresh.evaluate(RENDER_COMPARISON, 2000)["preact"]
+    # Back to back (as the bare render's 2 000 updates), with the layout each asks for, and with
+    # a pause before each update (as in a game: the code and the caches did other things meanwhile).
+    ways = [("patch", False, 0), ("patch and layout", True, 0), (f"patch, {PAUSE_MS} ms apart", False, PAUSE_MS)]
+    bare_before = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
+                   for pause in (0, PAUSE_MS)}
+    runs = {name: fresh.evaluate(REPLAY, {"messages": messages, "code": code, "reps": reps if not pause else max(4, reps // 4),
+                                          "layout": layout, "pause": pause})
+            for name, layout, pause in ways}
+    bare_after = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
+                  for pause in (0, PAUSE_MS)}
     fresh.close()
-    bare = (bare_before["p50"] + bare_after["p50"]) / 2
-    print(f"the first hand (10 cards) replayed {reps} times in one page: {len(messages)} messages; "
-          f"the bare render p50 {bare_before['p50']:.3f} ms before, {bare_after['p50']:.3f} ms after")
+    bare = {pause: (bare_before[pause]["p50"] + bare_after[pause]["p50"]) / 2 for pause in (0, PAUSE_MS)}
+    print(f"the first hand (10 cards) replayed in one page: {len(messages)} messages; the bare render p50 "
+          f"{bare_before[0]['p50']:.3f} ms before, {bare_after[0]['p50']:.3f} ms after; {PAUSE_MS} ms apart "
+          f"{bare_before[PAUSE_MS]['p50']:.3f} and {bare_after[PAUSE_MS]['p50']:.3f} ms")
     summary = []
-    for layout, taken in runs.items():
+    for name, _, pause in ways:
+        taken = runs[name]
         kinds = ten_card_kinds([{"updates": updates} for updates in taken])
-        print(f"  update(){' and its layout' if layout else ''}: the median of a kind's updates over the runs")
+        print(f"  {name} ({len(taken)} runs), against the bare render {'the same way' if pause else 'back to back'} "
+              f"({bare[pause]:.3f} ms): the median of a kind's updates")
         for kind, times in kinds.items():
             if times:
                 print(f"    {kind:<8} {len(times) // len(taken):>3} a run, p50 {statistics.median(times):6.3f} ms "
-                      f"({statistics.median(times) / bare:.2f}× the bare render), p95 {percentile(times, .95):6.3f} ms")
+                      f"({statistics.median(times) / bare[pause]:.2f}×), p95 {percentile(times, .95):6.3f} ms")
         ten = [ms for times in kinds.values() for ms in times]
-        summary.append(f"{'with layout' if layout else 'patch'} {statistics.median(ten) / bare:.2f}× ("
-                       + ", ".join(f"{kind} {statistics.median(times) / bare:.2f}×" for kind, times in kinds.items() if times) + ")")
+        summary.append(f"{name} {statistics.median(ten) / bare[pause]:.2f}× ("
+                       + ", ".join(f"{kind} {statistics.median(times) / bare[pause]:.2f}×" for kind, times in kinds.items() if times) + ")")
     print(f"  {machine()}")
-    print(f"ui_latency --replay: a 10-card update p50 against the bare render's {bare:.3f} ms: " + "; ".join(summary))
+    print("ui_latency --replay: a 10-card update's p50 against the bare render's: " + "; ".join(summary))
 
 
 def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
@@ -518,6 +532,16 @@ def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
     compared: dict[str, dict[str, float]] = page.evaluate(RENDER_COMPARISON, 2000)
     page.close()
     return compared
+
+
+def bare_render_paced(browser: Any, url: str) -> dict[str, float]:
+    """The bare render (Preact), 300 updates, each after a pause of PAUSE_MS: a game's update
+    comes to code and caches that did other things meanwhile, not as the 2 000th of a loop."""
+    page = browser.new_page()
+    page.goto(url + "/score")
+    paced: dict[str, float] = page.evaluate(RENDER_COMPARISON, {"count": 300, "pause": PAUSE_MS})["preact"]
+    page.close()
+    return paced
 
 
 def bare_render_together(browser: Any, url: str, pages: int) -> dict[str, float]:
@@ -572,7 +596,7 @@ def print_render(compared: dict[str, dict[str, float]]) -> None:
 
 
 def report_game(result: dict[str, Any], bare: dict[str, float], players: int, outlier_ms: float,
-                together: dict[str, float] | None = None) -> None:
+                together: dict[str, float] | None = None, paced: dict[str, float] | None = None) -> None:
     pairs = result["pairs"]
     screen = [p[4] for p in pairs if p[4] is not None]
     socket = [p[5] for p in pairs if p[5] is not None]
@@ -598,6 +622,10 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
             print(f"    10-card {kind + ' updates:':<18} {len(times):>4}, p50 {statistics.median(times):6.2f} ms "
                   f"({statistics.median(times) / bare['p50']:.2f}× the bare render), p95 {percentile(times, .95):6.2f} ms "
                   f"({percentile(times, .95) / bare['p95']:.2f}×)")
+    if paced:
+        print(f"  the bare render {PAUSE_MS} ms apart (as a game's updates come): p50 {paced['p50']:.2f} ms, p95 {paced['p95']:.2f} ms; "
+              f"a 10-card update's p50 {statistics.median(ten) / paced['p50']:.2f}× that, "
+              + ", ".join(f"{kind} {statistics.median(times) / paced['p50']:.2f}×" for kind, times in ten_card_kinds(result["data"]).items() if times))
     if together:
         print(f"  the bare render in {players} pages at once (as the game's pages update together): p50 {together['p50']:.2f} ms, "
               f"p95 {together['p95']:.2f} ms; a 10-card update's p50 {statistics.median(ten) / together['p50']:.2f}× that")
@@ -626,8 +654,9 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
     print(f"  {machine()}")
     kinds = ten_card_kinds(result["data"])
     by_kind = "; ".join(f"{kind} p50 {statistics.median(times) / bare['p50']:.2f}×" for kind, times in kinds.items() if times)
+    against_paced = f"; against the bare render {PAUSE_MS} ms apart {statistics.median(ten) / paced['p50']:.2f}" if paced else ""
     print(f"ui_latency: a 10-card update p50 {statistics.median(ten):.2f} ms / bare render p50 {bare['p50']:.2f} ms = "
-          f"{statistics.median(ten) / bare['p50']:.2f} ({by_kind}); p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
+          f"{statistics.median(ten) / bare['p50']:.2f} ({by_kind}){against_paced}; p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
           f"{percentile(ten, .95) / bare['p95']:.2f}; screen p95 {percentile(screen, .95):.1f} ms vs socket p95 "
           f"{percentile(socket, .95):.1f} ms")
 
@@ -712,6 +741,7 @@ def main() -> None:
                         print(f"  {machine()}")
                         return
                     compared = bare_render(browser, url)
+                    paced_before = bare_render_paced(browser, url) if not args.render else None
                     if args.render:
                         print_render(compared)
                         preact, rebuilt = compared["preact"]["mean"], compared["innerHTML"]["mean"]
@@ -720,6 +750,7 @@ def main() -> None:
                         return
                     result = play_game(browser, url, args.players, args.timeout, profile=args.profile)
                     after = bare_render(browser, url)["preact"]
+                    paced_after = bare_render_paced(browser, url)
                     together = bare_render_together(browser, url, args.players) if args.together else None
                 finally:
                     process.terminate()
@@ -729,7 +760,9 @@ def main() -> None:
     # The bare render before and after the game, their mean: the machine's load changes meanwhile.
     before = compared["preact"]
     bare = {part: (before[part] + after[part]) / 2 for part in ("p50", "p95")}
-    report_game(result, bare, args.players, args.outlier_ms, together)
+    assert paced_before is not None
+    paced = {part: (paced_before[part] + paced_after[part]) / 2 for part in ("p50", "p95")}
+    report_game(result, bare, args.players, args.outlier_ms, together, paced)
 
 
 if __name__ == "__main__":
