@@ -3,8 +3,11 @@
 // the table page's (four seats, a trick, a 10-card hand with legal cards raised) drawn three ways
 // (Preact+htm as shipped, rebuilding with innerHTML as the old client did, a hand-written keyed
 // patch), updated `count` times (a card leaves the hand, the turn and the legal cards change), in
-// one page of the running server. Evaluated by Playwright: an async function of `count`.
-async (count) => {
+// one page of the running server. Evaluated by Playwright: an async function of `count`, or of
+// `{count, pause}`: `pause` ms between two updates (outside the timing), so that each update
+// comes as a game's does, to code and caches that did other things meanwhile (0: back to back).
+async (arg) => {
+  const { count, pause = 0 } = typeof arg === "number" ? { count: arg } : arg;
   const { h, render } = await import("/static/js/vendor/preact.mjs");
   const htm = (await import("/static/js/vendor/htm.mjs")).default;
   const html = htm.bind(h);
@@ -62,6 +65,7 @@ async (count) => {
     for (let i = 0; i < 200; i++) draw(frame(i));  // warm up
     const times = [];
     for (let i = 0; i < count; i++) {
+      if (pause) await new Promise((done) => setTimeout(done, pause));
       const t0 = performance.now();
       draw(frame(i));
       host.getBoundingClientRect();  // the layout the browser must do before it paints

@@ -71,8 +71,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 PROBE = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new WeakSet(), long: [] };
+  const probe = window.__probe = { clicks: [], arrived: [], shown: [], seen: new WeakSet(), long: [], phase: null };
+  // The page pushes each update's time here; the probe adds the game's phase then (the last
+  // state message's), so that the report tells the bidding's updates from the play's.
   window.__ohhellUpdates = [];
+  window.__ohhellUpdates.push = function (update) { update.phase = probe.phase; return Array.prototype.push.call(this, update); };
   window.__ohhellFrames = [];
   // Every task of 50 ms or more on this page's main thread: [start (epoch ms), duration ms].
   try {
@@ -91,6 +94,7 @@ PROBE = r"""
         const cards = [];
         if (message.type === "state") {
           const c = message.changes || {};
+          if (c.phase !== undefined) probe.phase = c.phase;
           for (const [, card] of c.current_trick || []) cards.push(card);
           const done = c.completed_tricks || [];
           if (done.length) for (const [, card] of done[done.length - 1].cards) cards.push(card);
@@ -405,12 +409,172 @@ def idle_work(browser: Any, url: str, seconds: float = 3.0) -> list[tuple[float,
     return work
 
 
+PAUSE_MS = 20  # --replay: the pause before each update of its "apart" measurement
+
+# --replay: every message this page's socket receives, kept in order (a hand to replay later).
+RECORD = r"""
+(() => {
+  window.__messages = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => { try { window.__messages.push(JSON.parse(event.data)); } catch (error) { /* not JSON */ } });
+    }
+  };
+})();
+"""
+
+# --replay: the recorded messages given to the table page itself (pages/table.js, its controller
+# and view as shipped, in a fresh element of this page, no socket), `reps` times; each update
+# timed as the bare render times its own: the patch, and with `layout` the layout it asks for.
+REPLAY = r"""
+async ({ messages, code, reps, layout, pause }) => {
+  const { render } = await import("/static/js/html.js");
+  const { TablePage } = await import("/static/js/pages/table.js");
+  const { TableController } = await import("/static/js/table/controller.js");
+  const summary = await (await fetch(`/api/tables/${code}`)).json();
+  const runs = [];
+  for (let r = 0; r < reps; r++) {
+    const root = document.createElement("div");
+    document.body.append(root);
+    const page = new TablePage(code, root, () => {});
+    page.summary = summary;
+    page.ctl = new TableController({ code, token: null, send: () => 1, connection: () => 1, changed: () => page.update(),
+      prefs: () => ({ chatMuted: false, mutedNames: [], teach: false }) });
+    const updates = [];
+    const update = page.update;
+    page.update = function () {
+      const started = performance.now();
+      update.call(this);
+      if (layout) root.getBoundingClientRect();
+      const s = this.ctl.s;
+      if (s && s.table) updates.push({ ms: performance.now() - started, cards: s.hand ? s.hand.length : 0, phase: s.phase });
+    };
+    for (const message of messages) {
+      if (pause) await new Promise((done) => setTimeout(done, pause));
+      page.ctl.receive(message);
+    }
+    if (r >= 3) runs.push(updates);  // the first runs warm the code up, as the bare render's do
+    await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));  // its flights planned
+    page.stop();
+    render(null, root);
+    root.remove();
+  }
+  return runs;
+}
+"""
+
+
+def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
+    """A 10-card hand (the first of classic rules) played by one page against bots, its socket's
+    messages recorded, then given to the table page again ``reps`` times in one browser page
+    with nothing else running there: each update's cost measured the way the bare render's is
+    (without the other pages, the server and the frames that share the cores in a game), and with
+    the layout it asks for (the bare render lays its table out after each patch; the table page
+    leaves that to the next frame)."""
+    created = httpx.post(url + "/api/tables", json={"name": "P1", "preset": "classic", "players": 4,
+                                                   "seats": ["basic"] * 3, "timer": 0}).json()
+    code = created["code"]
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    context.add_init_script(PROBE)
+    context.add_init_script(RECORD)
+    page = context.new_page()
+    page.goto(url + "/score")
+    page.evaluate("([code, token]) => localStorage.setItem('ohhell.seats', JSON.stringify({[code]: {token, at: 0}}))",
+                  [code, created["token"]])
+    page.goto(f"{url}/t/{code}")
+    page.wait_for_function("() => window.__messages.some((m) => m.type === 'state' && m.changes && m.changes.hand_index === 1)",
+                           timeout=timeout * 1000)
+    messages = page.evaluate("() => window.__messages")
+    context.close()
+    # The seat's view of the first hand: every message until the second hand's first state.
+    # (Replayed as a spectator's messages would be: the hand is in the state, no token is needed.)
+    end = next(i for i, m in enumerate(messages) if m["type"] == "state" and (m.get("changes") or {}).get("hand_index") == 1)
+    messages = messages[:end]
+    fresh = browser.new_page(viewport={"width": 1366, "height": 768})
+    fresh.goto(url + "/score")
+    # Back to back (as the bare render's 2 000 updates), with the layout each asks for, and with
+    # a pause before each update (as in a game: the code and the caches did other things meanwhile).
+    ways = [("patch", False, 0), ("patch and layout", True, 0), (f"patch, {PAUSE_MS} ms apart", False, PAUSE_MS)]
+    bare_before = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
+                   for pause in (0, PAUSE_MS)}
+    runs = {name: fresh.evaluate(REPLAY, {"messages": messages, "code": code, "reps": reps if not pause else max(4, reps // 4),
+                                          "layout": layout, "pause": pause})
+            for name, layout, pause in ways}
+    bare_after = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
+                  for pause in (0, PAUSE_MS)}
+    fresh.close()
+    bare = {pause: (bare_before[pause]["p50"] + bare_after[pause]["p50"]) / 2 for pause in (0, PAUSE_MS)}
+    print(f"the first hand (10 cards) replayed in one page: {len(messages)} messages; the bare render p50 "
+          f"{bare_before[0]['p50']:.3f} ms before, {bare_after[0]['p50']:.3f} ms after; {PAUSE_MS} ms apart "
+          f"{bare_before[PAUSE_MS]['p50']:.3f} and {bare_after[PAUSE_MS]['p50']:.3f} ms")
+    summary = []
+    for name, _, pause in ways:
+        taken = runs[name]
+        kinds = ten_card_kinds([{"updates": updates} for updates in taken])
+        print(f"  {name} ({len(taken)} runs), against the bare render {'the same way' if pause else 'back to back'} "
+              f"({bare[pause]:.3f} ms): the median of a kind's updates")
+        for kind, times in kinds.items():
+            if times:
+                print(f"    {kind:<8} {len(times) // len(taken):>3} a run, p50 {statistics.median(times):6.3f} ms "
+                      f"({statistics.median(times) / bare[pause]:.2f}×), p95 {percentile(times, .95):6.3f} ms")
+        ten = [ms for times in kinds.values() for ms in times]
+        summary.append(f"{name} {statistics.median(ten) / bare[pause]:.2f}× ("
+                       + ", ".join(f"{kind} {statistics.median(times) / bare[pause]:.2f}×" for kind, times in kinds.items() if times) + ")")
+    print(f"  {machine()}")
+    print("ui_latency --replay: a 10-card update's p50 against the bare render's: " + "; ".join(summary))
+
+
 def bare_render(browser: Any, url: str) -> dict[str, dict[str, float]]:
     page = browser.new_page()
     page.goto(url + "/score")
     compared: dict[str, dict[str, float]] = page.evaluate(RENDER_COMPARISON, 2000)
     page.close()
     return compared
+
+
+def bare_render_paced(browser: Any, url: str) -> dict[str, float]:
+    """The bare render (Preact), 300 updates, each after a pause of PAUSE_MS: a game's update
+    comes to code and caches that did other things meanwhile, not as the 2 000th of a loop."""
+    page = browser.new_page()
+    page.goto(url + "/score")
+    paced: dict[str, float] = page.evaluate(RENDER_COMPARISON, {"count": 300, "pause": PAUSE_MS})["preact"]
+    page.close()
+    return paced
+
+
+def bare_render_together(browser: Any, url: str, pages: int) -> dict[str, float]:
+    """The bare render (Preact) in ``pages`` pages at once: the game's pages all update at the same
+    moment (every message goes to all of them), so each update there shares the cores with the
+    other pages' updates, which the bare render alone in one page does not. The pages' medians'
+    mean, and their p95s' mean."""
+    opened = [browser.new_page() for _ in range(pages)]
+    for page in opened:
+        page.goto(url + "/score")
+    for page in opened:  # started together, without waiting for each other
+        page.evaluate(f"() => {{ window.__bare = ({RENDER_COMPARISON})(2000); }}")
+    results = [page.evaluate("() => window.__bare") for page in opened]
+    for page in opened:
+        page.close()
+    return {part: statistics.mean(r["preact"][part] for r in results) for part in ("p50", "p95")}
+
+
+def ten_card_kinds(data: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """A 10-card hand's updates by kind: ``first`` (the page's first drawing of the table, all of
+    it: the game had begun when the page opened), ``deal`` (the update that shows the hand: its ten card
+    buttons are made, where the bare render only patches a hand that exists), ``bidding`` (the
+    bids, this player's bid buttons made and removed among them), ``playing`` (the first trick)."""
+    kinds: dict[str, list[float]] = {"first": [], "deal": [], "bidding": [], "playing": []}
+    for page in data:
+        before = None
+        for update in page["updates"]:
+            if update["cards"] == 10:
+                kind = ("first" if before is None else "deal" if before != 10
+                        else "bidding" if update.get("phase") == "bidding" else "playing")
+                kinds[kind].append(update["ms"])
+            before = update["cards"]
+    return kinds
 
 
 def machine() -> str:
@@ -431,7 +595,8 @@ def print_render(compared: dict[str, dict[str, float]]) -> None:
     print(f"  {machine()}")
 
 
-def report_game(result: dict[str, Any], bare: dict[str, float], players: int, outlier_ms: float) -> None:
+def report_game(result: dict[str, Any], bare: dict[str, float], players: int, outlier_ms: float,
+                together: dict[str, float] | None = None, paced: dict[str, float] | None = None) -> None:
     pairs = result["pairs"]
     screen = [p[4] for p in pairs if p[4] is not None]
     socket = [p[5] for p in pairs if p[5] is not None]
@@ -452,6 +617,18 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
         print(f"  the frame's animation plan (frame.js, reads then writes): p50 {statistics.median(frames):.2f} ms, "
               f"p95 {percentile(frames, .95):.2f} ms over {len(frames)} frames")
     print(f"  the bare render in the same run: p50 {bare['p50']:.2f} ms, p95 {bare['p95']:.2f} ms")
+    for kind, times in ten_card_kinds(result["data"]).items():
+        if times:
+            print(f"    10-card {kind + ' updates:':<18} {len(times):>4}, p50 {statistics.median(times):6.2f} ms "
+                  f"({statistics.median(times) / bare['p50']:.2f}× the bare render), p95 {percentile(times, .95):6.2f} ms "
+                  f"({percentile(times, .95) / bare['p95']:.2f}×)")
+    if paced:
+        print(f"  the bare render {PAUSE_MS} ms apart (as a game's updates come): p50 {paced['p50']:.2f} ms, p95 {paced['p95']:.2f} ms; "
+              f"a 10-card update's p50 {statistics.median(ten) / paced['p50']:.2f}× that, "
+              + ", ".join(f"{kind} {statistics.median(times) / paced['p50']:.2f}×" for kind, times in ten_card_kinds(result["data"]).items() if times))
+    if together:
+        print(f"  the bare render in {players} pages at once (as the game's pages update together): p50 {together['p50']:.2f} ms, "
+              f"p95 {together['p95']:.2f} ms; a 10-card update's p50 {statistics.median(ten) / together['p50']:.2f}× that")
     old = [p[6] for p in pairs if p[6] is not None]
     later_deal = [p for p in pairs if p[4] is None and p[6] is not None]
     print(f"  matched to any later showing of the card (as before): max {max(old):.0f} ms; "
@@ -475,8 +652,11 @@ def report_game(result: dict[str, Any], bare: dict[str, float], players: int, ou
         for ms, name in result["in_update"][:15]:
             print(f"    {ms:9.1f}  {name}")
     print(f"  {machine()}")
+    kinds = ten_card_kinds(result["data"])
+    by_kind = "; ".join(f"{kind} p50 {statistics.median(times) / bare['p50']:.2f}×" for kind, times in kinds.items() if times)
+    against_paced = f"; against the bare render {PAUSE_MS} ms apart {statistics.median(ten) / paced['p50']:.2f}" if paced else ""
     print(f"ui_latency: a 10-card update p50 {statistics.median(ten):.2f} ms / bare render p50 {bare['p50']:.2f} ms = "
-          f"{statistics.median(ten) / bare['p50']:.2f}; p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
+          f"{statistics.median(ten) / bare['p50']:.2f} ({by_kind}){against_paced}; p95 {percentile(ten, .95):.2f} / {bare['p95']:.2f} = "
           f"{percentile(ten, .95) / bare['p95']:.2f}; screen p95 {percentile(screen, .95):.1f} ms vs socket p95 "
           f"{percentile(socket, .95):.1f} ms")
 
@@ -528,8 +708,14 @@ def main() -> None:
     parser.add_argument("--against", type=Path, action="append", default=[], metavar="TREE",
                         help="with --throttle: also measure the code in TREE (a worktree of another commit), in turn")
     parser.add_argument("--repeat", type=int, default=1, help="with --throttle: rounds of games")
+    parser.add_argument("--replay", type=int, default=0, metavar="N",
+                        help="only the first hand's messages given to the table page again N times, against the bare render")
     parser.add_argument("--idle", action="store_true", help="only the main thread's work while a player thinks (3 s)")
     parser.add_argument("--profile", action="store_true", help="print the first page's CPU profile by function")
+    parser.add_argument("--tree", type=Path, default=ROOT, metavar="TREE",
+                        help="the four-page game: serve the code in TREE (a worktree of another commit) with this benchmark")
+    parser.add_argument("--together", action="store_true",
+                        help="also the bare render in as many pages as players at once, after the game")
     parser.add_argument("--outlier-ms", type=float, default=1000, help="explain the cards that took this long to show")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -542,8 +728,11 @@ def main() -> None:
                 throttled(browser, trees, args.players, args.throttle, args.repeat, args.timeout, args.profile)
                 return
             with tempfile.TemporaryDirectory(prefix="ohhell-ui-latency-") as tmp:
-                process, url = serve(Path(tmp))
+                process, url = serve(Path(tmp), args.tree.resolve())
                 try:
+                    if args.replay:
+                        replay(browser, url, args.replay, args.timeout)
+                        return
                     if args.idle:
                         work = idle_work(browser, url)
                         print("the main thread's work in 3 s on this player's bid, nothing moving (trace events; kinds nest):")
@@ -552,6 +741,7 @@ def main() -> None:
                         print(f"  {machine()}")
                         return
                     compared = bare_render(browser, url)
+                    paced_before = bare_render_paced(browser, url) if not args.render else None
                     if args.render:
                         print_render(compared)
                         preact, rebuilt = compared["preact"]["mean"], compared["innerHTML"]["mean"]
@@ -560,6 +750,8 @@ def main() -> None:
                         return
                     result = play_game(browser, url, args.players, args.timeout, profile=args.profile)
                     after = bare_render(browser, url)["preact"]
+                    paced_after = bare_render_paced(browser, url)
+                    together = bare_render_together(browser, url, args.players) if args.together else None
                 finally:
                     process.terminate()
                     process.wait(timeout=10)
@@ -568,7 +760,9 @@ def main() -> None:
     # The bare render before and after the game, their mean: the machine's load changes meanwhile.
     before = compared["preact"]
     bare = {part: (before[part] + after[part]) / 2 for part in ("p50", "p95")}
-    report_game(result, bare, args.players, args.outlier_ms)
+    assert paced_before is not None
+    paced = {part: (paced_before[part] + paced_after[part]) / 2 for part in ("p50", "p95")}
+    report_game(result, bare, args.players, args.outlier_ms, together, paced)
 
 
 if __name__ == "__main__":

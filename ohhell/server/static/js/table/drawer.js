@@ -1,6 +1,6 @@
 // The panel beside the table (over it on a phone): the score sheet, the history, the chat
 // and reactions, the rules in plain words, and this browser's settings, with tabs of its own.
-import { html } from "../html.js";
+import { html, memo, samePicture, sameProps } from "../html.js";
 import { t } from "../i18n.js";
 import { getPrefs, setPrefs } from "../storage.js";
 import { askPermission } from "../notify.js";
@@ -11,11 +11,13 @@ import { Chat, Reactions } from "./chat.js";
 /**
  * `panel`: which one is open (none: no drawer); `history`: the server's answer to a history
  * request; `chat`: its lines, `chatAvailable`, `chatError`, `unread`; `reactions`: the
- * server's choice (the welcome's); `rulesText`: [topic, sentence] pairs. Out: `onPanel(name, fromTab)`
+ * server's choice (the welcome's); `rulesText`: [topic, sentence] pairs; `prefs`: this browser's
+ * settings, only compared (sameDrawer: a change draws the drawer again; the panels read them
+ * through getPrefs()). Out: `onPanel(name, fromTab)`
  * (a tab switches to its panel, `fromTab` true; the close button closes), `onReact(reaction)`,
  * `onChat(text)`.
  */
-export function Drawer({ s, code, names, stake, panel, history, chat, chatAvailable, chatError, unread, reactions, rulesText,
+function DrawerPicture({ s, code, names, stake, panel, history, chat, chatAvailable, chatError, unread, reactions, rulesText,
   onPanel, onReact, onChat }) {
   if (!panel) return null;
   const titles = { sheet: t("score_sheet"), history: t("history"), chat: t("chat"), rules: t("rules"), settings: t("settings") };
@@ -49,6 +51,22 @@ export function Drawer({ s, code, names, stake, panel, history, chat, chatAvaila
     <div class="drawer-body" tabindex="0" role="region" aria-labelledby="drawer-title">${body}</div>
   </aside>`;
 }
+
+/**
+ * Whether two drawers' props draw the same drawer: both closed; or the same panel with the same
+ * props, the state compared by what the drawer reads of it (this player's seat, the totals, the
+ * finished hands: a card played or a bid changes none). `prefs` is among the props for this
+ * comparison: the settings and the chat show this browser's preferences (getPrefs()).
+ */
+export function sameDrawer(a, b) {
+  if (!a.panel && !b.panel) return true;
+  const { s: before, ...restBefore } = a;
+  const { s: after, ...restAfter } = b;
+  return sameProps(restBefore, restAfter)
+    && samePicture([before.seat, before.totals, before.finished_hands], [after.seat, after.totals, after.finished_hands], 4);
+}
+
+export const Drawer = memo(DrawerPicture, sameDrawer);
 
 export function Settings() {
   const prefs = getPrefs();

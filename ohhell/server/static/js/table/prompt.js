@@ -1,6 +1,6 @@
 // The bar above the hand: what this player is asked to do now (bid, play, declare a joker),
 // with the hook's forbidden bid crossed out and explained, or whom everybody is waiting for.
-import { html } from "../html.js";
+import { html, memo, samePicture, sameProps } from "../html.js";
 import { t, suitWord, cardText } from "../i18n.js";
 import { actingSeats } from "../game.js";
 import { TrumpChoice, choosingTrump } from "./trump_choice.js";
@@ -10,7 +10,7 @@ function sameAction(a, b) {
     && (a.high ?? null) === (b.high ?? null) && (a.suit ?? null) === (b.suit ?? null);
 }
 
-export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging, onHint, myTurn, busy }) {
+function PromptPicture({ s, names, forbidden, hint, changing, onAct, onChanging, onHint, myTurn, busy }) {
   const me = s.seat;
   if (s.game_over) return null;
   const legal = s.legal_actions || [];
@@ -57,6 +57,29 @@ export function Prompt({ s, names, forbidden, hint, changing, onAct, onChanging,
   if (hint && hint.version === s.version) parts.push(html`<p class="hint" id="hint-text">${t("hint_says", { action: actionText(hint.action) })}</p>`);
   return html`<div class=${"prompt-bar" + (myTurn ? " mine" : "")} id="actions">${parts}</div>`;
 }
+
+/**
+ * What the prompt reads of the game's state: whose turn it is and what they may do, this
+ * player's own bid, the hand's size (the bid buttons), the trick's suit, whether the hint is
+ * this turn's; while trump is chosen, the version too (the choice takes the focus at each one).
+ * When none of it changed (another seat's card, a bid that leaves this player waiting for the
+ * same seat), the prompt is not drawn again.
+ */
+export function promptReads(s, hint) {
+  return [s.game_over, s.seat, s.phase, s.turn, s.actors, s.legal_actions, s.seat === null ? null : s.bids[s.seat], s.hand_size,
+    s.dealer, s.trump_chooser, s.trick_suit, s.current_trick.length, s.blind, s.can_change_bid,
+    !!hint && hint.version === s.version, choosingTrump(s) ? s.version : null];
+}
+
+/** Whether two prompts' props draw the same prompt (the state compared by what the prompt reads of it). */
+export function samePrompt(a, b) {
+  const { s: before, ...restBefore } = a;
+  const { s: after, ...restAfter } = b;
+  // Four levels: the reads, the legal actions, each action, its fields.
+  return sameProps(restBefore, restAfter) && samePicture(promptReads(before, a.hint), promptReads(after, b.hint), 4);
+}
+
+export const Prompt = memo(PromptPicture, samePrompt);
 
 export function actionText(action) {
   if (action.type === "bid") return t("bid_word", { bid: action.bid });

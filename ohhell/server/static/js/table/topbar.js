@@ -1,6 +1,6 @@
 // The bar above the table: where the game is (hand, cards, trump and the turned card, the
 // running total of the bids), the spectators, the connection, and the tools that open panels.
-import { html } from "../html.js";
+import { html, memo, samePicture, sameProps } from "../html.js";
 import { t, tn, suitWord, cardSpoken, SUIT_SYMBOLS } from "../i18n.js";
 import { bidTotal, lastTrick } from "../game.js";
 import { Card } from "./card.js";
@@ -19,7 +19,7 @@ const FAIR_ICON = html`<svg class="fair-icon" viewBox="0 0 20 20" width="18" hei
  * shown; `unread`: new chat lines; `ownRandomness`: this deal holds this browser's randomness;
  * `onPanel(name)`, `onPeek()`: the tools.
  */
-export function TopBar({ s, code, names, connected, panel, peek, unread, ownRandomness, onPanel, onPeek }) {
+function TopBarPicture({ s, code, names, connected, panel, peek, unread, ownRandomness, onPanel, onPeek }) {
   const total = bidTotal(s);
   const handLabel = s.hand_count ? t("hand_of", { n: s.hand_index + 1, count: s.hand_count }) : t("hand_open", { n: s.hand_index + 1 });
   let bidsLine = null;
@@ -34,10 +34,6 @@ export function TopBar({ s, code, names, connected, panel, peek, unread, ownRand
   // a row of its own would push the table down).
   const fairMark = ownRandomness ? html`<a class="fair-mark" id="fair-mark" href=${`/t/${code}/history#fair`} target="_blank" rel="noopener"
     title=${t("fair_yours")} aria-label=${t("fair_yours")}>${FAIR_ICON}</a>` : null;
-  // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
-  const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (panel === name ? " active" : "")}
-    aria-pressed=${panel === name ? "true" : "false"} title=${label} onClick=${() => onPanel(name)}>
-    <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
   return html`<div class="table-bar">
     <div class="info-bar" id="info-bar">
       <span class="table-code">${t("table_code", { code })}</span>
@@ -50,15 +46,46 @@ export function TopBar({ s, code, names, connected, panel, peek, unread, ownRand
       ${s.table.spectators ? html`<span class="muted">${tn("spectators_n", s.table.spectators)}</span>` : null}
       ${!connected ? html`<span class="conn-lost" role="status">${t("reconnecting")}</span>` : null}
     </div>
-    <div class="tools" role="toolbar" aria-label=${t("tools")}>
-      ${lastTrick(s) && !s.game_over ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${peek ? "true" : "false"}
+    <${Tools} lastTrickTool=${!!lastTrick(s) && !s.game_over} historyTool=${s.finished_hands.length > 0} panel=${panel} peek=${peek}
+      unread=${unread} onPanel=${onPanel} onPeek=${onPeek} />
+  </div>`;
+}
+
+/** The tool buttons (a bid or a card changes none of them: drawn again only when these props change). */
+function ToolsPicture({ lastTrickTool, historyTool, panel, peek, unread, onPanel, onPeek }) {
+  // Each tool: an icon and a word; on a phone only the icon shows (the word stays its name).
+  const tool = (name, icon, label, id, badge) => html`<button type="button" id=${id} class=${"tool" + (panel === name ? " active" : "")}
+    aria-pressed=${panel === name ? "true" : "false"} title=${label} onClick=${() => onPanel(name)}>
+    <span class="icon" aria-hidden="true">${icon}</span><span class="label">${label}</span>${badge ? html`<span class="badge-count" aria-label=${tn("unread_n", badge)}>${badge}</span>` : null}</button>`;
+  return html`<div class="tools" role="toolbar" aria-label=${t("tools")}>
+      ${lastTrickTool ? html`<button type="button" class="tool" id="last-trick" aria-pressed=${peek ? "true" : "false"}
         title=${t("show_last_trick")} onClick=${onPeek}>
         <span class="icon" aria-hidden="true">↶</span><span class="label">${t("last_trick")}</span></button>` : null}
       ${tool("sheet", "▦", t("score_sheet"), "show-sheet")}
-      ${s.finished_hands.length ? tool("history", "⟲", t("history"), "show-history") : null}
+      ${historyTool ? tool("history", "⟲", t("history"), "show-history") : null}
       ${tool("chat", "✉", t("chat"), "show-chat", unread)}
       ${tool("rules", "§", t("rules"), "show-rules")}
       ${tool("settings", "⚙", t("settings"), "show-settings")}
-    </div>
-  </div>`;
+    </div>`;
 }
+
+const Tools = memo(ToolsPicture);
+
+/**
+ * What the bar reads of the game's state (the hand, the trump and its chooser, the bids, the
+ * spectators, whether there is a last trick to show or a history): when none of it changed (a
+ * card played, a seat's standing), the bar is not drawn again.
+ */
+export function topBarReads(s) {
+  return [s.hand_index, s.hand_count, s.hand_size, s.game_over, s.dealt, s.scoresheet, s.trump, s.turn_up, s.trump_by_choice,
+    s.trump_chooser, s.bids, s.table.spectators, !!lastTrick(s), s.finished_hands.length];
+}
+
+/** Whether two top bars' props draw the same bar (the state compared by what the bar reads of it). */
+export function sameTopBar(a, b) {
+  const { s: before, ...restBefore } = a;
+  const { s: after, ...restAfter } = b;
+  return sameProps(restBefore, restAfter) && samePicture(topBarReads(before), topBarReads(after));
+}
+
+export const TopBar = memo(TopBarPicture, sameTopBar);

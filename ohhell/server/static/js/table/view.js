@@ -1,7 +1,8 @@
 // The table as a picture: the seats around the felt, the trick, the hand and what the player is
 // asked to do, the bar above and the drawer beside, drawn from props only. It changes nothing it
 // is given: every click goes out through `on` (pages/table.js passes them to the controller).
-import { html } from "../html.js";
+import { html, memo, samePicture, sameProps } from "../html.js";
+import { getPrefs } from "../storage.js";
 import { t } from "../i18n.js";
 import { sortHand } from "../cards.js";
 import { seatsFromMe, actingSeats, isMyTurn, forbiddenBid, places, lastTrick } from "../game.js";
@@ -98,13 +99,13 @@ export function TableView({ table, names, local, on }) {
     </div>
     <${Drawer} s=${s} code=${code} names=${names} stake=${s.game_over ? stake : null} panel=${ui.panel} history=${ui.history} chat=${ui.chat}
       chatAvailable=${ui.chatAvailable} chatError=${ui.chatError} unread=${ui.unread}
-      reactions=${table.welcome && table.welcome.reactions} rulesText=${table.welcome && table.welcome.rules_text}
+      reactions=${table.welcome && table.welcome.reactions} rulesText=${table.welcome && table.welcome.rules_text} prefs=${getPrefs()}
       onPanel=${on.panel} onReact=${on.react} onChat=${on.chat} /></div>
   </div>`;
 }
 
 /** The line in the middle of the table: whom everybody waits for. */
-function Centre({ s, names, acting, collecting }) {
+function CentrePicture({ s, names, acting, collecting }) {
   let line = "";
   if (s.game_over) line = "";  // the game's end is told below the table
   else if (s.phase === "bidding" && acting.length > 1) line = t("waiting_for_bids");
@@ -113,3 +114,11 @@ function Centre({ s, names, acting, collecting }) {
     line = s.phase === "bidding" ? t("name_bids", { name: names[acting[0]] }) : t("name_leads", { name: names[acting[0]] });
   return html`<div class="centre" aria-live="polite">${line ? html`<span class="centre-line">${line}</span>` : null}</div>`;
 }
+
+/** Whether two centre lines' props draw the same line (the state compared by what the line reads of it). */
+export function sameCentre(a, b) {
+  const reads = (s) => [s.game_over, s.phase, s.seat, s.current_trick.length];
+  return samePicture(reads(a.s), reads(b.s)) && sameProps({ ...a, s: null }, { ...b, s: null });
+}
+
+const Centre = memo(CentrePicture, sameCentre);
