@@ -89,7 +89,8 @@ class FakeTables:
         return table
 
     async def create_seated(self, rules: Rules, seats: list[str], timer: float, stand_in: str | None = None,
-                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> FakeTable:
+                            deals: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+                            latecomers: bool = False) -> FakeTable:
         table = await self._new(rules, [FakeSeat(i, "open") if level == "open" else FakeSeat(i, "bot", level)
                                         for i, level in enumerate(seats)], deals, extra)
         table.timer = timer
@@ -97,7 +98,7 @@ class FakeTables:
 
     async def create(self, rules: Rules, name: str, others: list[str], timer: float, stand_in: str | None = None,
                      deals: dict[str, Any] | None = None,
-                     extra: dict[str, Any] | None = None) -> tuple[FakeTable, str]:
+                     extra: dict[str, Any] | None = None, latecomers: bool = False) -> tuple[FakeTable, str]:
         token = new_token()
         seats = [FakeSeat(0, "human", None, name, token_hash(token))]
         seats += [FakeSeat(i + 1, "open") if level == "open" else FakeSeat(i + 1, "bot", level)
