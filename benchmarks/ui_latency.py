@@ -22,6 +22,17 @@ meanwhile (its long tasks and updates) and how busy the machine was (runnable th
 every 50 ms). A card's delay runs from its click to its first showing before the same card is
 clicked again (a later deal): never to a later hand's showing.
 
+The 10-card updates are also told apart by kind: the page's first drawing (the game had begun
+when the page opened), the deal (the hand's ten card buttons are made, where the bare render
+only patches a hand that exists), the bidding (this player's bid buttons made and removed among
+them) and the first trick's play; and the bare render is measured twice more: paced, 20 ms
+between updates (a game's update comes to code and caches that did other things meanwhile, not
+as the 2 000th of a loop: about 2.5× slower), and with ``--together`` in four pages at once.
+``--tree TREE`` plays the game on another worktree's code with this benchmark. ``--replay N``
+records the first hand's messages of one page against bots and gives them to the table page
+itself N times in one page, nothing else running: the page's own work per update, timed as the
+bare render's is (back to back, with the layout it asks for, and paced).
+
 ``--render`` measures instead three ways to render the table side by side (Preact+htm as
 shipped, rebuilding the page with innerHTML as the old client did, and a hand-written keyed
 patch), with their code sizes. ``--throttle 4`` plays one page against bots with its CPU slowed
@@ -34,6 +45,7 @@ page's CPU profile by function, and the part of it inside ``update()``.
     python benchmarks/ui_latency.py               # one game, four browser clients
     python benchmarks/ui_latency.py --render      # only the rendering comparison (a few seconds)
     python benchmarks/ui_latency.py --throttle 4 --against ../base --repeat 3 --profile
+    python benchmarks/ui_latency.py --replay 40 [--tree ../base]   # the page's own update, replayed
 
 Traffic goes to 127.0.0.1 only; the run stops by itself (``--timeout``). The last line is the
 result: a 10-card update's p50 and p95 against the bare render's, and the screen's p95 against
@@ -429,11 +441,10 @@ RECORD = r"""
 # and view as shipped, in a fresh element of this page, no socket), `reps` times; each update
 # timed as the bare render times its own: the patch, and with `layout` the layout it asks for.
 REPLAY = r"""
-async ({ messages, code, reps, layout, pause }) => {
+async ({ messages, code, summary, reps, layout, pause }) => {
   const { render } = await import("/static/js/html.js");
   const { TablePage } = await import("/static/js/pages/table.js");
   const { TableController } = await import("/static/js/table/controller.js");
-  const summary = await (await fetch(`/api/tables/${code}`)).json();
   const runs = [];
   for (let r = 0; r < reps; r++) {
     const root = document.createElement("div");
@@ -466,13 +477,14 @@ async ({ messages, code, reps, layout, pause }) => {
 """
 
 
-def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
+def replay(browser: Any, url: str, reps: int, timeout: float, against: list[tuple[str, str]]) -> None:
     """A 10-card hand (the first of classic rules) played by one page against bots, its socket's
     messages recorded, then given to the table page again ``reps`` times in one browser page
     with nothing else running there: each update's cost measured the way the bare render's is
     (without the other pages, the server and the frames that share the cores in a game), and with
     the layout it asks for (the bare render lays its table out after each patch; the table page
-    leaves that to the next frame)."""
+    leaves that to the next frame). ``against``: (name, address) of servers of other code, whose
+    pages are given the same messages (the same deal), in turn."""
     created = httpx.post(url + "/api/tables", json={"name": "P1", "preset": "classic", "players": 4,
                                                    "seats": ["basic"] * 3, "timer": 0}).json()
     code = created["code"]
@@ -492,6 +504,13 @@ def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
     # (Replayed as a spectator's messages would be: the hand is in the state, no token is needed.)
     end = next(i for i, m in enumerate(messages) if m["type"] == "state" and (m.get("changes") or {}).get("hand_index") == 1)
     messages = messages[:end]
+    summary = httpx.get(f"{url}/api/tables/{code}").json()
+    for name, address in [("this", url), *against]:
+        print(f"{name}:")
+        replay_in(browser, address, messages, code, summary, reps)
+
+
+def replay_in(browser: Any, url: str, messages: list[Any], code: str, summary: Any, reps: int) -> None:
     fresh = browser.new_page(viewport={"width": 1366, "height": 768})
     fresh.goto(url + "/score")
     # Back to back (as the bare render's 2 000 updates), with the layout each asks for, and with
@@ -499,7 +518,8 @@ def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
     ways = [("patch", False, 0), ("patch and layout", True, 0), (f"patch, {PAUSE_MS} ms apart", False, PAUSE_MS)]
     bare_before = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
                    for pause in (0, PAUSE_MS)}
-    runs = {name: fresh.evaluate(REPLAY, {"messages": messages, "code": code, "reps": reps if not pause else max(4, reps // 4),
+    runs = {name: fresh.evaluate(REPLAY, {"messages": messages, "code": code, "summary": summary,
+                                          "reps": reps if not pause else max(4, reps // 4),
                                           "layout": layout, "pause": pause})
             for name, layout, pause in ways}
     bare_after = {pause: fresh.evaluate(RENDER_COMPARISON, {"count": 2000 if not pause else 300, "pause": pause})["preact"]
@@ -514,11 +534,12 @@ def replay(browser: Any, url: str, reps: int, timeout: float) -> None:
         taken = runs[name]
         kinds = ten_card_kinds([{"updates": updates} for updates in taken])
         print(f"  {name} ({len(taken)} runs), against the bare render {'the same way' if pause else 'back to back'} "
-              f"({bare[pause]:.3f} ms): the median of a kind's updates")
+              f"({bare[pause]:.3f} ms): a kind's updates over the runs (the page's timer counts in steps of 0.1 ms: "
+              f"the mean tells smaller differences than the median)")
         for kind, times in kinds.items():
             if times:
                 print(f"    {kind:<8} {len(times) // len(taken):>3} a run, p50 {statistics.median(times):6.3f} ms "
-                      f"({statistics.median(times) / bare[pause]:.2f}×), p95 {percentile(times, .95):6.3f} ms")
+                      f"({statistics.median(times) / bare[pause]:.2f}×), mean {statistics.mean(times):6.3f} ms, p95 {percentile(times, .95):6.3f} ms")
         ten = [ms for times in kinds.values() for ms in times]
         summary.append(f"{name} {statistics.median(ten) / bare[pause]:.2f}× ("
                        + ", ".join(f"{kind} {statistics.median(times) / bare[pause]:.2f}×" for kind, times in kinds.items() if times) + ")")
@@ -706,7 +727,7 @@ def main() -> None:
     parser.add_argument("--throttle", type=float, default=0, metavar="RATE",
                         help="one page and bots, its CPU slowed RATE times (4: Lighthouse's mobile setting)")
     parser.add_argument("--against", type=Path, action="append", default=[], metavar="TREE",
-                        help="with --throttle: also measure the code in TREE (a worktree of another commit), in turn")
+                        help="with --throttle or --replay: also measure the code in TREE (a worktree of another commit), in turn")
     parser.add_argument("--repeat", type=int, default=1, help="with --throttle: rounds of games")
     parser.add_argument("--replay", type=int, default=0, metavar="N",
                         help="only the first hand's messages given to the table page again N times, against the bare render")
@@ -731,7 +752,20 @@ def main() -> None:
                 process, url = serve(Path(tmp), args.tree.resolve())
                 try:
                     if args.replay:
-                        replay(browser, url, args.replay, args.timeout)
+                        others: list[subprocess.Popen[bytes]] = []
+                        replay_against: list[tuple[str, str]] = []
+                        try:
+                            for n, tree in enumerate(args.against):
+                                folder = Path(tmp) / f"against-{n}"
+                                folder.mkdir()
+                                other, address = serve(folder, tree.resolve())
+                                others.append(other)
+                                replay_against.append((tree.name, address))
+                            replay(browser, url, args.replay, args.timeout, replay_against)
+                        finally:
+                            for other in others:
+                                other.terminate()
+                                other.wait(timeout=10)
                         return
                     if args.idle:
                         work = idle_work(browser, url)
