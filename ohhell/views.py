@@ -345,7 +345,7 @@ def _completed_trick(leader: int, cards: Trick, winner: int) -> CompletedTrick:
     key = (leader, cards, winner)
     found = _TRICKS.get(key)
     if found is None:
-        if len(_TRICKS) > 50_000:
+        if len(_TRICKS) > 10_000:
             _TRICKS.clear()
         found = _TRICKS[key] = CompletedTrick(leader, cards, winner)
     return found

@@ -134,6 +134,8 @@ class LiveTable(TableRoom):
         """The seats whose current turn was told to their absent person (:meth:`_tell_absent_turns`)."""
         self._told_away: set[int] = set()
         """The away seats told once that a stand-in plays for them (until they are back)."""
+        self._info_made_of: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        """What the last :meth:`public_info` was made of, and what it made."""
 
     # ------------------------------------------------------------------ reading
 
@@ -153,24 +155,41 @@ class LiveTable(TableRoom):
         return any(presence.seats.get(seat) for presence in self.remote.values())
 
     def public_info(self) -> dict[str, Any]:
-        """What everyone may know about the table itself (not the game)."""
-        now = asyncio.get_running_loop().time()
+        """What everyone may know about the table itself (not the game): the very object of the
+        last call while nothing of it has changed."""
         spectators = sum(1 for conn in self.connections if conn.seat is None)
         spectators += sum(presence.spectators for presence in self.remote.values())
-        return {
+        deadlines = self.deadline
+        if deadlines:
+            now = asyncio.get_running_loop().time()
+            shown = tuple((str(seat), round(max(0.0, when - now), 1)) for seat, when in deadlines.items())
+        else:
+            shown = ()
+        # Built after every action for every broadcast, yet it changes only now and then: what
+        # it is made of, in a flat tuple, is cheaper to build and compare than the message.
+        made_of = (self.status, self.settings, spectators, self.paused, self.fair_public, shown,
+                   *((seat.kind, seat.name, seat.bot_level, self.seat_online(seat.index), seat.away, seat.timeouts,
+                      seat.fallback) for seat in self.seats))
+        cached = self._info_made_of
+        if cached is not None and cached[0] == made_of:
+            return cached[1]
+        settings = self.settings
+        info = {
             "code": self.code,
             "status": self.status,
-            "host": self.settings.host,
-            "timer": self.settings.timer,
-            "timer_mode": self.settings.timer_mode,
+            "host": settings.host,
+            "timer": settings.timer,
+            "timer_mode": settings.timer_mode,
             "seats": [seat.public(self.seat_online(seat.index)) for seat in self.seats],
-            "deadlines": {str(seat): round(max(0.0, when - now), 1) for seat, when in self.deadline.items()},
+            "deadlines": dict(shown),
             "spectators": spectators,
             "paused": self.paused,
-            "next": self.settings.next,
+            "next": settings.next,
             "fair": self.fair_public,
             "promised": self.promises(),
         }
+        self._info_made_of = (made_of, info)
+        return info
 
     def broadcast(self) -> None:
         """Tell this process's connections what changed, and the other processes that hold
