@@ -64,18 +64,6 @@ SQLITE_ROWS_PER_INSERT: Final = 200
 """Action rows per multi-row INSERT on SQLite: 800 parameters, within SQLite's smallest limit
 of a statement's parameters (999)."""
 
-FENCED_INSERT_SQL: Final = (
-    "INSERT INTO ohhell_actions (table_id, seq, action, created) "
-    "SELECT %(table_id)s::varchar, %(seq)s::integer, %(action)s, %(created)s WHERE EXISTS "
-    "(SELECT 1 FROM ohhell_tables WHERE id = %(table_id)s::varchar AND fence = %(fence)s::integer FOR SHARE)")
-"""An action row of a fenced owner (PostgreSQL): inserted only while its table's fencing token
-is still the writer's, checked in the insert itself — no statement, round trip or driver work
-more than a single process's insert (a fence check per table and commit cost about one more
-statement per action, measured with pg_stat_statements). ``FOR SHARE`` keeps the table's row
-locked until the commit, so a new owner's :meth:`~ohhell.server.storage.store.Store.take_fence`
-waits for this write or comes before it; a row left out (the row count says so) fails the batch
-before its commit."""
-
 FENCES_SQL: Final = (f"UPDATE {game_tables.name} AS t SET fence = t.fence "
                      "FROM unnest(%(ids)s::varchar[], %(fences)s::integer[]) AS f(id, fence) "
                      "WHERE t.id = f.id AND t.fence = f.fence")
@@ -223,7 +211,8 @@ class Writer:
         with self._commit_lock:
             try:
                 if all(job.rows is not None for job in batch):
-                    self._insert_rows(batch)
+                    fences = {job.fence for job in batch if job.fence is not None}
+                    self._insert_rows([row for job in batch for row in job.rows or ()], fences)
                 else:
                     with self.engine.begin() as conn:
                         self._run(conn, batch)
@@ -244,28 +233,19 @@ class Writer:
                         job.error = error
         self._finish(batch)
 
-    def _insert_rows(self, batch: list[_Job]) -> None:
-        """Insert the action rows of ``batch`` and commit, through the driver itself:
-        SQLAlchemy's statement machinery would cost more than the insert (this runs for every
-        move of every game). A job's ``fence``: the owner's fencing token its table must still
-        have."""
+    def _insert_rows(self, rows: list[ActionRow], fences: set[tuple[str, int]]) -> None:
+        """Insert action rows and commit, through the driver itself: SQLAlchemy's statement
+        machinery would cost more than the insert (this runs for every move of every game).
+        ``fences``: the owners' fencing tokens the rows' tables must still have."""
         raw = self._raw
         if raw is None:
             raw = self._raw = self.engine.raw_connection()
-        rows = [row for job in batch for row in job.rows or ()]
-        fences = {job.fence for job in batch if job.fence is not None}
-        fenced: list[dict[str, Any]] | None = None
-        if self._fences_sql is not None and all(job.fence is not None for job in batch):  # a cluster's owners
-            fenced = [{"table_id": row[0], "seq": row[1], "action": row[2], "created": row[3], "fence": job.fence[1]}
-                      for job in batch if job.fence is not None for row in job.rows or ()]
-        params: list[Any] = [] if fenced is not None else \
-            [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] if self._insert_named else rows
+        params: list[Any] = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows] \
+            if self._insert_named else rows
         try:
             cursor = raw.cursor()
             try:
-                if fenced is not None:
-                    self._fenced_insert(cursor, fenced)
-                elif fences and self._fences_sql is not None:
+                if fences and self._fences_sql is not None:
                     self._checked_insert(raw, cursor, fences, params)
                 else:
                     for table_id, fence in fences:
@@ -281,16 +261,6 @@ class Writer:
         except Exception:
             self._drop_raw(invalidate=True)  # a broken connection must not serve the next batch
             raise
-
-    @staticmethod
-    def _fenced_insert(cursor: Any, fenced: list[dict[str, Any]]) -> None:
-        """PostgreSQL, every row of the batch a fenced owner's: each row checks its table's token
-        as it is inserted (:data:`FENCED_INSERT_SQL`); :class:`FencedOut` before the commit if
-        any row was left out."""
-        cursor.executemany(FENCED_INSERT_SQL, fenced)
-        if cursor.rowcount != len(fenced):
-            tables = sorted({row["table_id"] for row in fenced})
-            raise FencedOut(f"tables {', '.join(tables)}: a fencing token is no longer the owner's")
 
     def _checked_insert(self, raw: PoolProxiedConnection, cursor: Any, fences: set[tuple[str, int]],
                         params: list[Any]) -> None:
