@@ -363,4 +363,6 @@ def test_ohhell_analyze_reviews_a_bust_game_without_the_open_hand_facts():
     state = play_random_game(one_hand(5, 1, "turn-up"), seed=3)
     result = analyze_record(record_from_state(state), budget=100)
     assert all(hand["open_hand"] is None for hand in result["hands"]) and result["hands"]
-    assert "face up" not in format_analysis(result)
+    text = format_analysis(result)
+    assert "face up" not in text
+    assert "solved exactly" not in text  # nothing was solved with the cards face up

@@ -174,8 +174,12 @@ def format_analysis(result: dict[str, Any], names: Sequence[str] | None = None, 
     lines = [_("Analysis of the game"), ""]
     simulations = ngettext("%(count)d simulation per card", "%(count)d simulations per card",
                            settings["budget"]) % {"count": settings["budget"]}
-    lines.append(_("Every decision was reviewed by the strong bot from the player's own view "
-                   "(%(simulations)s); the open hands were solved exactly.") % {"simulations": simulations})
+    if any(hand["open_hand"] is not None for hand in result["hands"]):
+        lines.append(_("Every decision was reviewed by the strong bot from the player's own view "
+                       "(%(simulations)s); the open hands were solved exactly.") % {"simulations": simulations})
+    else:  # Bust's second pack: the open-hand solver knows one pack, so nothing was solved face up
+        lines.append(_("Every decision was reviewed by the strong bot from the player's own view "
+                       "(%(simulations)s).") % {"simulations": simulations})
     lines.append(_("The cost of a decision is the points it lost against the bot's choice; as a share of what "
                    "the bid was worth it is a small slip from %(slip)d%%, a mistake from %(mistake)d%%, a blunder "
                    "from %(blunder)d%%.") % {key: round(value) for key, value in thresholds.items()})
