@@ -21,8 +21,12 @@ likely to win later when this is the last trick it needs, the one least useful l
 needs more; it ducks the tricks it does not need with the card least likely to win now and
 most likely to win later (so it never trumps in needlessly and throws its dangerous cards).
 With the fast core that choice is checked against every legal card played out by the
-heuristic in :data:`LOOKAHEAD_WORLDS` deals of the unseen cards, and a card that scores
-better there is played instead.
+heuristic in :data:`LOOKAHEAD_WORLDS` deals of the unseen cards (the last tricks solved exactly,
+:func:`solve_depth`), and a card that scores better there is played instead.
+
+The look-ahead reads the bids (issue 29): its deals, for a bid and for a card, are drawn from
+more by how well their hands explain the bids made, as the strong bot reads them
+(:mod:`ohhell.bots.bid_reading`).
 
 >>> from ohhell.rules import preset
 >>> from ohhell.bots.driver import play_game
