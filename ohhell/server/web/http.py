@@ -207,6 +207,15 @@ async def guard(request: Request) -> tuple[Session | None, JSONResponse | None]:
     return session, None
 
 
+async def change_body(request: Request) -> dict[str, Any] | JSONResponse:
+    """The JSON body of a state-changing request a guest may make too (signing up, signing in),
+    after the cross-site checks (:func:`guard`); or the refusal."""
+    _session, refused = await guard(request)
+    if refused is not None:
+        return refused
+    return await json_body(request)
+
+
 async def signed_in_change(request: Request, why: str = SIGN_IN) -> tuple[Session, dict[str, Any]] | JSONResponse:
     """The session and JSON body of a state-changing request that needs an account, or its
     refusal: from another site (403, :func:`guard`), from a guest (401, telling ``why``), not a

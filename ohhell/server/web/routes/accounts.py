@@ -32,11 +32,10 @@ from ohhell.server.community.stats import bot_page, player_page
 from ohhell.server.web.http import (
     SESSION_COOKIE,
     account_change,
+    change_body,
     client_address,
     community,
     current_session,
-    guard,
-    json_body,
     refuse,
     refuse_error,
     say,
@@ -107,10 +106,7 @@ async def api_account(request: Request) -> Response:
 
 
 async def api_signup(request: Request) -> Response:
-    _session, refused = await guard(request)
-    if refused is not None:
-        return refused
-    data = await json_body(request)
+    data = await change_body(request)
     if isinstance(data, JSONResponse):
         return data
     claims = seats_to_claim(data)
@@ -129,10 +125,7 @@ async def api_signup(request: Request) -> Response:
 
 
 async def api_login(request: Request) -> Response:
-    _session, refused = await guard(request)
-    if refused is not None:
-        return refused
-    data = await json_body(request)
+    data = await change_body(request)
     if isinstance(data, JSONResponse):
         return data
     service = community(request).accounts
