@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_browser_table import DESKTOP, PACE, SHOTS, Pages, create_table, play_until
+from table_page import PACE, SHOTS, create_table, play_until
 
-from conftest import ServerProcess, free_port, spawn_server, stop_process
+from conftest import DESKTOP, Pages, ServerProcess, free_port, spawn_server, stop_process
 
 # On the player's turn, a trick in progress that holds one card twice.
 TWICE_IN_TRICK = """(() => {
