@@ -182,7 +182,7 @@ def second_copies(count: int) -> CardMask:
     """The first ``count`` second copies: the small cards Bust adds (13 or 26).
 
     >>> format_cards(cards_of(second_copies(13)))[-8:]
-    '4C 5S 5S'
+    '4D 4C 5S'
     """
     return ((1 << count) - 1) << FIRST_COPY
 
