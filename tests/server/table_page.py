@@ -179,3 +179,15 @@ def axe_problems(page: Any, strict: bool = False) -> list[str]:
         return found.violations.filter(v => v.impact === 'serious' || v.impact === 'critical' || asked.includes(v.id))
             .map(v => v.id + ': ' + v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(', '));
     }""", strict))
+
+
+def press_play_now(page: Any, url: str, name: str, language: str | None = None) -> None:
+    """Open the lobby (in ``language``, if given) and press "Play now" for a game of three."""
+    if language is not None:
+        page.add_init_script(f"localStorage.setItem('ohhell.lang', '{language}')")
+    page.goto(url + "/")
+    page.wait_for_selector("#play-now")
+    page.locator("#qp-family option").nth(1).wait_for(state="attached")
+    page.fill("#qp-name", name)
+    page.select_option("#qp-players", "3")
+    page.click("#play-now")

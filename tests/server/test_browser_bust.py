@@ -4,14 +4,10 @@ Two identical cards in one trick, or in one hand, are drawn as two cards with ke
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import httpx
-import pytest
 from table_page import PACE, SHOTS, create_table, play_until
 
-from conftest import DESKTOP, Pages, ServerProcess, free_port, spawn_server, stop_process
+from conftest import DESKTOP, Pages, ServerProcess, served
 
 # On the player's turn, a trick in progress that holds one card twice.
 TWICE_IN_TRICK = """(() => {
@@ -21,20 +17,7 @@ TWICE_IN_TRICK = """(() => {
 })()"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-bust")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    opened = Pages(browser)
-    yield opened
-    opened.close()
-    assert opened.errors == [], opened.errors
+server = served("browser-bust", *PACE)
 
 
 def test_a_six_player_bust_table_draws_two_identical_cards_in_a_trick(server: ServerProcess, pages: Pages) -> None:

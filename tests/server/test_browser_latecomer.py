@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from table_page import press_play_now
 
-from conftest import ROOT, ServerProcess, record_page_errors, spawn_server, stop_process
-from ohhell.server.cluster.local import free_port
+from conftest import ROOT, ServerProcess, record_page_errors, served
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.mkdtemp(prefix="ohhell-shots-"))
@@ -28,12 +28,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 MOVE = "document.querySelector('.bid-button:not([disabled]), button.card.legal')"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("browser-latecomer")
-    process = spawn_server(f"sqlite:///{folder / 'ohhell.db'}", free_port(), folder / "server.log", *PACE)
-    yield process
-    stop_process(process)
+server = served("browser-latecomer", *PACE)
 
 
 @pytest.fixture
@@ -41,16 +36,6 @@ def errors() -> Iterator[list[str]]:
     found: list[str] = []
     yield found
     assert found == [], found
-
-
-def press_play_now(page: Any, url: str, name: str, language: str = "en") -> None:
-    page.add_init_script(f"localStorage.setItem('ohhell.lang', '{language}')")
-    page.goto(url + "/")
-    page.wait_for_selector("#play-now")
-    page.locator("#qp-family option").nth(1).wait_for(state="attached")
-    page.fill("#qp-name", name)
-    page.select_option("#qp-players", "3")
-    page.click("#play-now")
 
 
 def play_one_move(page: Any) -> None:

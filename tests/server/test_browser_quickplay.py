@@ -6,25 +6,14 @@ and of the countdown (desktop and phone, English and Russian) are kept in docs/s
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from table_page import shot
+from table_page import press_play_now, shot
 
 from conftest import PHONE, Pages, ServerProcess, served
 
 PACE = ("--bot-delay", "0.05", "--trick-pause", "0.15", "--hand-pause", "0.3", "--leave-grace", "5")
 
 server = served("browser-quickplay", *PACE)
-
-
-def press_play_now(page: Any, url: str, name: str) -> None:
-    page.goto(url + "/")
-    page.wait_for_selector("#play-now")
-    page.locator("#qp-family option").nth(1).wait_for(state="attached")
-    page.fill("#qp-name", name)
-    page.select_option("#qp-players", "3")
-    page.click("#play-now")
 
 
 def test_two_strangers_press_play_now_and_land_at_the_same_table(server: ServerProcess, pages: Pages) -> None:

@@ -4,13 +4,14 @@ token. The sending is :mod:`ohhell.server.community.push`."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ohhell.i18n import N_
+from ohhell.server.community.accounts import Session
 from ohhell.server.community.push import Pusher, PushError, Subscription, parse_subscription
 from ohhell.server.live.codes import normalize_code
 from ohhell.server.live.seats import token_hash
@@ -35,10 +36,9 @@ async def api_key(request: Request) -> Response:
     return JSONResponse({"key": pusher.public_key})
 
 
-async def api_subscribe(request: Request) -> Response:
-    """Keep a browser's subscription: ``{subscription: PushSubscription.toJSON(), table, token}``
-    (``table`` and ``token``: the seat held in this page, required of a guest; a signed-in
-    player's subscription is also their account's)."""
+async def _change(request: Request) -> tuple[Session | None, Pusher, dict[str, Any]] | Response:
+    """What a change of subscriptions needs: the session after the cross-site checks, the
+    pusher, and the JSON body; or the refusal (403, 503 without Web Push, 400)."""
     session, refused = await guard(request)
     if refused is not None:
         return refused
@@ -48,6 +48,17 @@ async def api_subscribe(request: Request) -> Response:
     data = await json_body(request)
     if isinstance(data, Response):
         return data
+    return session, pusher, data
+
+
+async def api_subscribe(request: Request) -> Response:
+    """Keep a browser's subscription: ``{subscription: PushSubscription.toJSON(), table, token}``
+    (``table`` and ``token``: the seat held in this page, required of a guest; a signed-in
+    player's subscription is also their account's)."""
+    change = await _change(request)
+    if isinstance(change, Response):
+        return change
+    session, pusher, data = change
     try:
         endpoint, p256dh, auth = parse_subscription(data.get("subscription"), pusher.allow_http)
     except PushError as problem:
@@ -74,15 +85,10 @@ async def api_subscribe(request: Request) -> Response:
 
 async def api_unsubscribe(request: Request) -> Response:
     """Forget a browser's subscription: ``{endpoint}`` (whoever knows it is that browser)."""
-    _session, refused = await guard(request)
-    if refused is not None:
-        return refused
-    pusher = _pusher(request)
-    if pusher is None:
-        return _unavailable()
-    data = await json_body(request)
-    if isinstance(data, Response):
-        return data
+    change = await _change(request)
+    if isinstance(change, Response):
+        return change
+    _session, pusher, data = change
     endpoint = data.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint:
         return refuse(400, "bad-subscription", N_("give the subscription's endpoint"))
