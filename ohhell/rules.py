@@ -802,6 +802,17 @@ PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
            {"schedule": "up-down", "devils_bridge": True}),
 )}
 
+PRESET_TITLES: Final[dict[str, str]] = {
+    "classic": N_("Classic"), "up-and-down-the-river": N_("Up and Down the River"), "blackout": N_("Blackout"),
+    "contract-whist": N_("Contract Whist"), "la-podrida": N_("La Podrida"), "german-bridge": N_("German Bridge"),
+    "7-truf": N_("7-Truf"), "boerenbridge": N_("Boerenbridge"), "kachuful": N_("Kachuful"),
+    "oh-shit": N_("Oh Shit"), "okuneff": N_("Okuneff's rules"), "jokers": N_("Jokers"),
+    "ne-blackout": N_("North-East Blackout"), "romanian-whist": N_("Romanian Whist"), "la-pocha": N_("La Pocha"),
+    "bowers": N_("Bowers"), "bust": N_("Bust"), "devils-bridge": N_("Devil's Bridge"),
+}
+"""Each preset's name as pages show it (translated where a language has its own name for the game;
+the id, e.g. ``classic``, is what commands and records use)."""
+
 
 def default_players(name: str) -> int:
     """The player count a preset is played with when none is given: 4, or its own count.

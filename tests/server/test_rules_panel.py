@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from conftest import ROOT, ServerProcess, served
+from ohhell.rules import PRESET_TITLES, PRESETS
 
 SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("OHHELL_SCREENSHOTS") else \
     Path(tempfile.gettempdir()) / "ohhell-screenshots"
@@ -95,3 +96,11 @@ def test_the_lobby_offers_bust_for_4_to_6_and_says_why_its_knob_does_nothing_wit
                                                            "seats": ["random"] * 3, "timer": 0,
                                                            "knobs": {"second_pack": True}})
     assert refused.status_code == 400 and "second_pack" in refused.text
+
+
+def test_the_forms_name_every_preset_in_the_page_language(server: ServerProcess) -> None:
+    english = {p["name"]: p["title"] for p in httpx.get(f"{server.url}/api/config").json()["presets"]}
+    assert set(english) == set(PRESET_TITLES) == set(PRESETS)
+    assert english["classic"] == "Classic" and english["devils-bridge"] == "Devil's Bridge"
+    russian = {p["name"]: p["title"] for p in httpx.get(f"{server.url}/api/config?lang=ru").json()["presets"]}
+    assert russian["classic"] == "Классика"

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from ohhell.errors import OhHellError, RulesError
 from ohhell.fairness import verify_record
 from ohhell.i18n import N_, _
-from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from ohhell.rules import MAX_PLAYERS, MIN_PLAYERS, PRESET_TITLES, PRESETS
 from ohhell.server.community import duplicate
 from ohhell.server.live.codes import normalize_code
 from ohhell.server.live.manager import OPEN
@@ -44,7 +44,8 @@ TableRecord = tuple[str, dict[str, Any]]
 async def api_config(request: Request) -> Response:
     """The presets, the knobs, the bot levels: what the lobby's forms offer."""
     server = site(request)
-    presets = [{"name": name, "summary": _(found.summary), "players": list(found.players)}
+    presets = [{"name": name, "title": _(PRESET_TITLES.get(name, name)), "summary": _(found.summary),
+                "players": list(found.players)}
                for name, found in PRESETS.items()]
     return JSONResponse({"presets": presets, "knobs": knob_schema(), "levels": server.tables.levels,
                          "stand_in": server.tables.stand_in_level, "min_players": MIN_PLAYERS,

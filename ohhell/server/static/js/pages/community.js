@@ -248,7 +248,7 @@ function EventsPage({ go }) {
       <label>${ct("event_name")}<input id="event-name" maxlength="64" required value=${name} onInput=${(e) => setName(e.currentTarget.value)} /></label>
       <div class="row">
         <label class="grow">${t("preset")}<select id="event-preset" value=${presetName} onChange=${(e) => setPreset(e.currentTarget.value)}>
-          ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
+          ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.title || p.name}</option>`)}</select></label>
         <label>${t("players")}<select id="event-players" value=${String(count)} onChange=${(e) => setPlayers(Number(e.currentTarget.value))}>
           ${preset.players.map((n) => html`<option value=${n} selected=${n === count}>${n}</option>`)}</select></label>
         <label>${ct("tables_count")}<select id="event-tables" value=${String(tables)} onChange=${(e) => setTables(Number(e.currentTarget.value))}>

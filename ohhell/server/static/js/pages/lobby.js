@@ -103,7 +103,7 @@ function CreateForm({ config, go }) {
       ${asRated ? html`<p class="muted small" id="rated-hint">${t("rated_hint", { name: account.name })}</p>` : null}` : null}
     <div class="row">
       <label class="grow">${t("preset")}<select id="preset" value=${presetName} onChange=${(e) => { setPreset(e.currentTarget.value); setKnobs({}); }}>
-        ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
+        ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.title || p.name}</option>`)}</select></label>
       <label>${t("players")}<select id="players" value=${String(count)} onChange=${(e) => { setPlayers(Number(e.currentTarget.value)); setKnobs({}); }}>
         ${preset.players.map((n) => html`<option value=${n} selected=${n === count}>${n}</option>`)}</select></label>
     </div>

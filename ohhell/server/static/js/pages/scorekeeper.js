@@ -84,7 +84,7 @@ export function NewSheet({ config, go }) {
   return html`<form class="panel narrow" id="sk-new" onSubmit=${submit}>
     <h1>${t("sk_title")}</h1><p class="muted">${t("sk_intro")}</p>
     <label>${t("preset")}<select id="sk-preset" value=${presetName} onChange=${(e) => { setPreset(e.currentTarget.value); setKnobs({}); }}>
-      ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.name}</option>`)}</select></label>
+      ${config.presets.map((p) => html`<option value=${p.name} selected=${p.name === presetName}>${p.title || p.name}</option>`)}</select></label>
     <fieldset><legend>${t("sk_players_in_order")}</legend>
       <div class="names" id="sk-names">${names.map((name, i) => html`<div class="row" key=${i}>
         <input class="sk-name" maxlength="24" value=${name} aria-label=${t("seat_n", { n: i + 1 })} onInput=${(e) => setName(i, e.currentTarget.value)} />
